@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Kentino Wiki: the one entry point. Standard library only, so it runs before anything is installed.
+
+    python3 build.py serve    set up, build, serve on http://127.0.0.1:8000 with reload
+    python3 build.py build    set up, write the site to site/
+    python3 build.py test     set up (Chromium included), then the whole test suite
+    python3 build.py lock     re-resolve requirements.in into requirements.lock (maintainers)
+
+Every subcommand is a small function; `setup()` is idempotent and cheap when nothing changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+LOCK = ROOT / "requirements.lock"
+SITE = ROOT / "site"
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+MIN_PYTHON = (3, 11)
+
+
+def log(message: str) -> None:
+    """Print a progress line that stands out from tool output."""
+    print(f"[build.py] {message}", flush=True)
+
+
+def run(cmd: list[str], **kwargs) -> None:
+    """Run a command from the repository root; exit with its code if it fails."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **kwargs.pop("env", {})}
+    result = subprocess.run(cmd, cwd=kwargs.pop("cwd", ROOT), env=env, **kwargs)
+    if result.returncode != 0:
+        sys.exit(result.returncode)
+
+
+def venv_bin(name: str) -> Path:
+    """Path of an executable inside the project's virtual environment."""
+    return VENV / ("Scripts" if os.name == "nt" else "bin") / name
+
+
+def digest(*paths: Path) -> str:
+    """SHA-256 over the given files, used to notice when a lock file changed."""
+    sha = hashlib.sha256()
+    for path in paths:
+        sha.update(path.read_bytes())
+    return sha.hexdigest()
+
+
+def ensure_venv() -> None:
+    """Create .venv if missing and install requirements.lock (hash-checked) when it changed."""
+    if sys.version_info < MIN_PYTHON:
+        sys.exit(f"Python {'.'.join(map(str, MIN_PYTHON))}+ is needed, this is {sys.version.split()[0]}")
+    if not venv_bin("python").exists():
+        log("creating .venv")
+        run([sys.executable, "-m", "venv", str(VENV)])
+    stamp = VENV / ".requirements.sha256"
+    wanted = digest(LOCK)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    log("installing locked Python dependencies")
+    run([str(venv_bin("python")), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "--require-hashes", "--no-deps", "-r", str(LOCK)])
+    stamp.write_text(wanted)
+
+
+def find_chromium() -> str | None:
+    """Return the Chromium executable the browser tests drive, if installed."""
+    configured = os.environ.get("CHROMIUM")
+    candidates = [configured] if configured else []
+    candidates += list(CHROMIUM_CANDIDATES)
+    return next((c for c in candidates if c and Path(c).exists()), None)
+
+
+def ensure_chromium() -> str:
+    """Install Debian's chromium when missing (as root, non-interactive); return its path."""
+    found = find_chromium()
+    if found:
+        return found
+    if shutil.which("apt-get") and os.geteuid() == 0:
+        log("installing Debian's chromium for the browser tests")
+        env = {"DEBIAN_FRONTEND": "noninteractive"}
+        run(["apt-get", "update", "-qq"], env=env, stdin=subprocess.DEVNULL)
+        run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, stdin=subprocess.DEVNULL)
+        found = find_chromium()
+    if not found:
+        sys.exit("Chromium is needed for the browser tests: install Debian's `chromium` package "
+                 "(sudo apt-get install chromium) or set CHROMIUM=/path/to/chromium.")
+    return found
+
+
+def setup() -> None:
+    """Everything the site build needs: the virtual environment with locked dependencies."""
+    ensure_venv()
+
+
+def mkdocs(*args: str) -> None:
+    """Run MkDocs from the virtual environment."""
+    run([str(venv_bin("python")), "-m", "mkdocs", *args])
+
+
+def cmd_build(_: argparse.Namespace) -> None:
+    """Set up, then build both languages strictly into site/."""
+    setup()
+    mkdocs("build", "--strict", "--site-dir", str(SITE))
+    log(f"site written to {SITE}")
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    """Set up, then serve with live reload on http://127.0.0.1:8000."""
+    setup()
+    log(f"serving on http://{args.addr}/ (Ctrl+C to stop)")
+    mkdocs("serve", "--strict", "--dev-addr", args.addr)
+
+
+def cmd_test(args: argparse.Namespace) -> None:
+    """Set up (Chromium included), then run the whole pytest suite."""
+    setup()
+    chromium = ensure_chromium()
+    run([str(venv_bin("python")), "-m", "pytest", *args.pytest_args], env={"CHROMIUM": chromium})
+
+
+def cmd_lock(_: argparse.Namespace) -> None:
+    """Re-resolve requirements.in into requirements.lock with exact pins and hashes."""
+    ensure_venv()
+    run([str(venv_bin("python")), "-m", "piptools", "compile", "--quiet", "--generate-hashes",
+         "--allow-unsafe", "--strip-extras", "--no-emit-index-url", "--no-emit-find-links",
+         "--output-file", str(LOCK), str(ROOT / "requirements.in")],
+        cwd=VENV)  # not the repository root: this build.py would shadow the `build` package
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command-line interface: one subcommand per task."""
+    top = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="command", required=True)
+    sub.add_parser("build", help="build the site into site/").set_defaults(func=cmd_build)
+    serve = sub.add_parser("serve", help="serve with live reload")
+    serve.add_argument("--addr", default="127.0.0.1:8000")
+    serve.set_defaults(func=cmd_serve)
+    test = sub.add_parser("test", help="run the whole test suite")
+    test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra arguments for pytest")
+    test.set_defaults(func=cmd_test)
+    sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
+    return top
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse arguments and run the chosen subcommand."""
+    args = parser().parse_args(argv)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()

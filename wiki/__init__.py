@@ -1,0 +1,1 @@
+"""Build-time glue between the Markdown sources, the calculators and MkDocs."""
