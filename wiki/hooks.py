@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
+from wiki.material_bundle import patch_site  # noqa: E402
 from wiki.search_index import write_split_indexes  # noqa: E402
 from wiki.sitemap import rewrite_sitemap  # noqa: E402
 
@@ -35,3 +36,4 @@ def on_post_build(config: MkDocsConfig) -> None:
     root = _site_root(config, default, others)
     write_split_indexes(root, default, others)
     rewrite_sitemap(root, default)
+    patch_site(root)

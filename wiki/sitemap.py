@@ -21,9 +21,8 @@ def add_x_default(xml_text: str, default_lang: str) -> str:
             continue
         default = next((link for link in links if link.get("hreflang") == default_lang), None)
         if default is not None:
-            ET.SubElement(
-                url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=default.get("href", "")
-            )
+            href = default.get("href", "")
+            ET.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=href)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 

@@ -1,0 +1,74 @@
+"""The built site in headless Chromium: language switcher, per-language search, no third-party request."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def only_local(urls: list[str]) -> list[str]:
+    """The requested URLs that leave 127.0.0.1 (data: and blob: URLs stay in the page)."""
+    return [u for u in urls if urlparse(u).scheme not in {"data", "blob", "about"}
+            and urlparse(u).hostname != "127.0.0.1"]
+
+
+def test_language_switcher_lands_on_the_same_article(page, server) -> None:
+    page.goto(server.url + "scale-out/")
+    assert page.locator("h1").inner_text().startswith("Single-Node Multi-GPU vs. Multi-Node")
+    page.locator(".md-header .md-select").hover()
+    page.locator('a.md-select__link[hreflang="fr"]').click()
+    page.wait_for_url(server.url + "fr/scale-out/")
+    assert page.locator("h1").inner_text().startswith("Mono-nœud multi-GPU ou multi-nœud")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    page.locator(".md-header .md-select").hover()
+    page.locator('a.md-select__link[hreflang="da"]').click()
+    page.wait_for_url(server.url + "scale-out/")
+    assert only_local(page.requested_urls) == []
+
+
+def search(page, query: str) -> list[str]:
+    """Type a query in Material's search box and return the result links (absolute URLs)."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially(query, delay=20)
+    results = page.locator(".md-search-result__item a.md-search-result__link")
+    results.first.wait_for(timeout=15000)
+    return [page.evaluate("(a) => a.href", handle) for handle in results.element_handles()]
+
+
+@pytest.mark.parametrize(("path", "query", "lang"), [
+    ("scale-out/", "arbejdsbyrden", "da"),
+    ("", "træningen", "da"),              # Danish stemming: only "træning(s)" is in the text
+    ("fr/scale-out/", "nœuds", "fr"),
+    ("fr/", "répliqué", "fr"),            # French stemming: only "répliques" is in the text
+])
+def test_search_returns_only_pages_of_the_page_language(page, server, path: str, query: str, lang: str) -> None:
+    page.goto(server.url + path)
+    hrefs = search(page, query)
+    assert hrefs, f"no result for {query!r}"
+    paths = [urlparse(h).path for h in hrefs]
+    if lang == "fr":
+        assert all(p.startswith("/fr/") for p in paths), paths
+    else:
+        assert not any(p.startswith("/fr/") for p in paths), paths
+    assert any("scale-out/" in p for p in paths)
+    stemmers = [u.rsplit("/", 1)[1] for u in page.requested_urls if "/lunr/min/lunr." in u]
+    assert f"lunr.{lang}.min.js" in stemmers and f"lunr.{'fr' if lang == 'da' else 'da'}.min.js" not in stemmers
+    index = f"{server.url}{'fr/' if lang == 'fr' else ''}search/search_index.json"
+    assert [u for u in page.requested_urls if u.endswith("search_index.json")] == [index]
+    assert only_local(page.requested_urls) == []
+
+
+@pytest.mark.parametrize("path", ["", "scale-out/", "fr/", "fr/scale-out/"])
+def test_pages_load_cleanly_and_only_from_127_0_0_1(page, server, path: str) -> None:
+    failed, errors = [], []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server.url + path)
+    page.wait_for_load_state("networkidle")
+    assert page.requested_urls
+    assert only_local(page.requested_urls) == []
+    assert failed == [] and errors == []

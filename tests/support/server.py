@@ -1,0 +1,48 @@
+"""A small threaded static server for tests and benchmarks, with a real host's content types."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+CONTENT_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+}
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **CONTENT_TYPES}
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet test output
+        pass
+
+
+class StaticServer:
+    """Serve `root` on 127.0.0.1 on a free port; use as a context manager."""
+
+    def __init__(self, root: Path, handler: type[SimpleHTTPRequestHandler] = _Handler) -> None:
+        self.root = root
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """Base URL with a trailing slash, e.g. http://127.0.0.1:PORT/."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def __enter__(self) -> StaticServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()

@@ -1,0 +1,38 @@
+"""Two surgical patches to Material's built JavaScript bundle (Material is pinned in requirements.lock).
+
+1. CDN fallbacks: Material loads a ResizeObserver polyfill and Mermaid from unpkg.com when the
+   browser lacks them or a page has a diagram. This site uses neither and makes no third-party
+   request, so those URLs become `about:blank` (a script that loads nothing).
+2. Alternate-language sitemaps: for every `<link rel="alternate">` Material fetches `sitemap.xml`
+   next to the alternate URL, meant for language roots. Ours are per-page hreflang links (static-i18n
+   already points the language switcher at the same page), so those fetches 404 on every page view
+   and the resulting map hijacks plain links. The selector is narrowed to match nothing.
+
+`tests/site/test_browser.py` fails if a Material upgrade makes a patch stop applying.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+CDN_URL = re.compile(r"https://(?:unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com)/[^\"'`\s)]*")
+ALTERNATE_SELECTOR = 'M("link[rel=alternate]")'
+NO_ALTERNATE_SELECTOR = 'M("link[rel=alternate][data-md-sitemap]")'
+
+
+def patch_bundle(text: str) -> str:
+    """Return the bundle source with CDN URLs removed and the sitemap prefetch disabled."""
+    return CDN_URL.sub("about:blank", text).replace(ALTERNATE_SELECTOR, NO_ALTERNATE_SELECTOR)
+
+
+def patch_site(site_dir: Path) -> list[Path]:
+    """Patch every built JavaScript file of the theme in place; return the files changed."""
+    changed = []
+    for path in (site_dir / "assets" / "javascripts").rglob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        patched = patch_bundle(text)
+        if patched != text:
+            path.write_text(patched, encoding="utf-8")
+            changed.append(path)
+    return changed
