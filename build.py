@@ -144,7 +144,6 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--addr", default="127.0.0.1:8000")
     serve.set_defaults(func=cmd_serve)
     test = sub.add_parser("test", help="run the whole test suite")
-    test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra arguments for pytest")
     test.set_defaults(func=cmd_test)
     sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
     return top
@@ -152,7 +151,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     """Parse arguments and run the chosen subcommand."""
-    args = parser().parse_args(argv)
+    top = parser()
+    args, extra = top.parse_known_args(argv)
+    if extra and args.command != "test":
+        top.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.pytest_args = extra  # `build.py test -k search` passes `-k search` to pytest
     args.func(args)
 
 
