@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import ROOT, build_site
 from tests.support.html import Page, html_pages, normalize
 
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parent / "seeds"  # copies of ../shared/seeds, the source texts
 SEED_FILES = {"da": "000_3ddd99ad09526571.txt", "fr": "003_d2de241dbc17f200.txt"}
 ARTICLE = {"da": "scale-out/index.html", "fr": "fr/scale-out/index.html"}
 # The one garbled Danish seed sentence, rewritten on purpose (see the article's commit message).

@@ -1,0 +1,100 @@
+"""Every constant the formulas use, with where it comes from.
+
+Change a number here and the README's "Assumptions" table must change too.
+"""
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+# --- Bytes per parameter -----------------------------------------------------
+# Weights for inference. FP8 ignores its per-tensor/per-channel scales (<0.1 %).
+# INT4 is a group-quantized format (AWQ/GPTQ, group size 128, arXiv:2306.00978):
+# 4 bits + one FP16 scale + one 4-bit zero point per 128 weights
+# = 4 + 20/128 = 4.15625 bits = 0.51953125 bytes.
+WEIGHT_BYTES: Mapping[str, float] = MappingProxyType({"bf16": 2.0, "fp8": 1.0, "int4": 4.15625 / 8})
+PRECISIONS: tuple[str, ...] = ("bf16", "fp8", "int4")
+KV_BYTES: Mapping[str, float] = MappingProxyType({"bf16": 2.0, "fp8": 1.0})
+KV_PRECISIONS: tuple[str, ...] = ("bf16", "fp8")
+
+# Training with mixed-precision Adam (ZeRO paper, arXiv:1910.02054, sec. 3.1):
+# BF16 weights 2 + BF16 gradients 2 + FP32 master weights 4 + Adam m 4 + v 4
+# = 16 bytes per trained parameter (Megatron-LM counts 18 with FP32 gradients).
+TRAIN_WEIGHT_BYTES = 2.0
+TRAIN_GRAD_BYTES = 2.0
+TRAIN_OPTIMIZER_BYTES = 12.0
+# QLoRA base weights: NF4 with double quantization, 4 + 0.127 bits
+# (QLoRA paper, arXiv:2305.14314, sec. 3: 8/64 + 32/(64*256) = 0.127 bits).
+QLORA_BASE_BYTES = 4.127 / 8
+# LoRA adapters on every linear layer: rank r adds r * (d_in + d_out) per
+# matrix. Summed over q, k, v, o, gate, up, down that is 19.75 * hidden for
+# Llama 3.1 70B (9h + 2 kv_dim + 3 * intermediate); we use 20 * hidden * r
+# per layer for every model.
+LORA_DIMS_PER_HIDDEN = 20
+DEFAULT_LORA_RANK = 16
+
+# --- Activations (Korthikanti et al. 2022, arXiv:2205.05198, eq. 1-2) ----------
+# Per layer and sequence, 16-bit activations: s*b*h*(34 + 5*a*s/h) bytes. With
+# FlashAttention the s x s scores are never stored, leaving 34*s*b*h. Full
+# recomputation keeps only each layer's input (2*s*b*h) plus one layer's 34*s*b*h.
+ACT_BYTES_PER_SBH = 34
+ACT_CHECKPOINT_BYTES_PER_SBH = 2
+
+# --- Runtime reserve ---------------------------------------------------------
+# vLLM budgets gpu_memory_utilization = 0.90 of each GPU by default
+# (https://docs.vllm.ai/en/latest/serving/engine_args.html); the remaining 10 %
+# holds the CUDA context, NCCL buffers and anything outside PyTorch. CUDA
+# graphs and the activation peak are small at these model sizes and are
+# treated as part of that 10 %. The same 10 % is reserved for training
+# (allocator fragmentation, NCCL buffers).
+RUNTIME_RESERVE = 0.10
+
+# The article's working rule: weights at 60-70 % of VRAM.
+DEFAULT_WEIGHTS_LIMIT = 0.70
+
+# Reference workload for inference (the article: "an 8-GPU Pro 6000 handles
+# 70B with 32-64 concurrent requests easily"). 32 sequences (the low end) of
+# 32k tokens (a quarter of Llama 3.1's 128k window: long-document RAG, agents,
+# code). At this load 70B fits comfortably and 405B at FP8 does not.
+DEFAULT_CONTEXT = 32768
+DEFAULT_CONCURRENCY = 32
+
+# --- Scaling -----------------------------------------------------------------
+# Training compute per token: 6 * params FLOPs (Kaplan et al. 2020, arXiv:2001.08361).
+FLOPS_PER_PARAM_TOKEN = 6
+# Megatron tensor parallelism: 2 all-reduces of b*s*h activations in the
+# forward pass and 2 in the backward pass per layer (Shoeybi et al. 2019,
+# arXiv:1909.08053, fig. 4). BF16 activations: 2 bytes per element.
+TP_ALLREDUCES_PER_LAYER = 4
+ACT_ELEMENT_BYTES = 2
+# Data parallelism all-reduces BF16 gradients once per optimizer step.
+GRAD_BYTES = 2
+# Calibrated: achieved fraction of dense BF16 peak (model FLOPs utilization)
+# with no compute/communication overlap. 0.215 x 500 = 107.5 TFLOP/s per RTX
+# Pro 6000 reproduces both article points: TP-8 in one PCIe box -> 0.73 and
+# TP across 2 x 4 GPUs on 200 Gb/s IB with 2 NICs per node -> 0.65. The window
+# that rounds to both is mfu 0.212-0.219.
+DEFAULT_MFU = 0.215
+DEFAULT_NICS_PER_NODE = 2
+DEFAULT_SEQ_LEN = 4096
+DEFAULT_MICRO_BATCH = 1
+DEFAULT_GRAD_ACCUM = 32
+# The article: below 60 % projected efficiency, restructure.
+EFFICIENCY_THRESHOLD = 0.60
+
+# --- Decision ----------------------------------------------------------------
+# "Pretraining a 70B+ model from scratch" is the frontier case.
+FRONTIER_PARAMS_B = 70.0
+# The article: 32-128+ GPUs for a 70B pretrain.
+FRONTIER_MIN_GPUS = 32
+
+# --- Replicas ----------------------------------------------------------------
+# The article: one 8-GPU node serves 500-2,000 tok/s aggregate at 70B FP8;
+# the default is the geometric middle of that range.
+DEFAULT_NODE_TOKENS_PER_S = 1000.0
+# Node failure rate: Llama 3 training saw 419 unexpected interruptions in 54
+# days on 16,384 H100s = 2,048 8-GPU nodes (Dubey et al. 2024,
+# arXiv:2407.21783, sec. 3.3.4): 419 / 2048 / 54 * 365 = 1.38 per node-year.
+DEFAULT_NODE_FAILURE_RATE = 1.4
+# The article: "in engineering time, multi-node costs 4-5x per added node".
+EFFORT_PER_ADDED_NODE_MIN = 4.0
+EFFORT_PER_ADDED_NODE_MAX = 5.0

@@ -1,0 +1,71 @@
+"""GPU catalog: memory, memory bandwidth, in-box link and dense BF16 throughput.
+
+Conventions
+- ``memory_gb`` is the vendor's nominal capacity, treated as 1e9 bytes like
+  every other "GB" in this package (the article does the same: 8 x 96 GB =
+  768 GB). Real capacities are binary-ish and a few per cent larger; the
+  runtime reserve (see ``assumptions.RUNTIME_RESERVE``) absorbs that.
+- ``bf16_tflops`` is *dense* (no 2:4 sparsity) FP16/BF16 tensor throughput.
+  NVIDIA's data-center pages quote sparse figures; dense = sparse / 2. For
+  the RTX Blackwell cards NVIDIA quotes "AI TOPS" (FP4, sparse); dense BF16 =
+  AI TOPS / 8 (FP4 -> FP8 -> FP16 halves, sparse -> dense halves). That is the
+  FP16-accumulate rate; GeForce cards run FP32-accumulate at half that rate.
+  Only the product ``mfu x bf16_tflops`` enters the scaling model, and the
+  default ``mfu`` is calibrated on the RTX Pro 6000 figure (see scaling.py).
+- ``link`` is the fabric id (see fabrics.py) GPUs inside one box talk over.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class Gpu:
+    id: str
+    name: str
+    memory_gb: float
+    memory_bandwidth_gbs: float
+    link: str
+    link_name: str
+    bf16_tflops: float
+    source: str
+
+
+GPU_LIST: tuple[Gpu, ...] = (
+    # https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/
+    # 96 GB GDDR7 ECC, 1792 GB/s, PCIe 5.0 x16, no NVLink, 4000 AI TOPS (FP4 sparse)
+    # -> 500 TFLOP/s dense BF16 (the facts file's "~500, third-party figure").
+    Gpu("rtx-pro-6000", "RTX Pro 6000 Blackwell", 96.0, 1792.0, "pcie5", "PCIe 5.0 x16",
+        500.0, "https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/"),
+    # https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/
+    # 32 GB GDDR7, 1792 GB/s, PCIe 5.0 x16, 3352 AI TOPS -> 419 dense BF16
+    # (209.5 with FP32 accumulate: RTX Blackwell architecture whitepaper, appendix).
+    Gpu("rtx-5090", "GeForce RTX 5090", 32.0, 1792.0, "pcie5", "PCIe 5.0 x16",
+        419.0, "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/"),
+    # https://www.nvidia.com/en-us/data-center/l40s/
+    # 48 GB GDDR6, 864 GB/s, PCIe 4.0 x16, BF16 733 sparse / 362.05 dense.
+    Gpu("l40s", "L40S", 48.0, 864.0, "pcie4", "PCIe 4.0 x16",
+        362.05, "https://www.nvidia.com/en-us/data-center/l40s/"),
+    # https://www.nvidia.com/en-us/data-center/l4/
+    # 24 GB GDDR6, 300 GB/s, PCIe 4.0 x16, BF16 242 sparse -> 121 dense.
+    Gpu("l4", "L4", 24.0, 300.0, "pcie4", "PCIe 4.0 x16",
+        121.0, "https://www.nvidia.com/en-us/data-center/l4/"),
+    # https://www.nvidia.com/en-us/data-center/h100/
+    # H100 SXM: 80 GB HBM3, 3.35 TB/s, NVLink 900 GB/s (both directions), BF16 1979 sparse.
+    Gpu("h100-sxm", "H100 SXM", 80.0, 3350.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
+        989.5, "https://www.nvidia.com/en-us/data-center/h100/"),
+    # https://www.nvidia.com/en-us/data-center/h200/
+    # H200 SXM: 141 GB HBM3e, 4.8 TB/s, NVLink 900 GB/s, BF16 1979 sparse.
+    Gpu("h200", "H200 SXM", 141.0, 4800.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
+        989.5, "https://www.nvidia.com/en-us/data-center/h200/"),
+    # https://www.nvidia.com/en-us/data-center/dgx-b200/ : 1,440 GB total GPU memory
+    # and 64 TB/s HBM3e bandwidth for 8 GPUs -> 180 GB and 8 TB/s per GPU (the
+    # 192 GB often quoted is the raw HBM, not what the HGX/DGX part exposes).
+    # HGX B200 BF16: 4.5 PFLOP/s sparse -> 2.25 dense per GPU. NVLink 5: 1.8 TB/s.
+    Gpu("b200", "B200", 180.0, 8000.0, "nvlink5", "NVLink 5 (1.8 TB/s bidirectional)",
+        2250.0, "https://www.nvidia.com/en-us/data-center/dgx-b200/"),
+)
+
+GPU_BY_ID: Mapping[str, Gpu] = MappingProxyType({g.id: g for g in GPU_LIST})
+GPU_IDS: tuple[str, ...] = tuple(g.id for g in GPU_LIST)

@@ -1,0 +1,190 @@
+"""vram_fit: does a model fit a node for inference?
+
+Formulas (sources in assumptions.py and README.md):
+- vram_gb      = gpus x memory_gb
+- weights_gb   = params x bytes(precision)                      (1 GB = 1e9 B)
+- kv per token = layers x kv_elems_per_token_layer x bytes(kv_precision)
+                 (kv_elems = 2 x kv_heads x head_dim; MLA: kv_lora_rank + rope dim;
+                 sliding-window layers hold at most `window` tokens)
+- kv_gb        = kv per sequence at `context` x concurrency
+- overhead_gb  = RUNTIME_RESERVE (10 %, vLLM's gpu_memory_utilization 0.90) x vram_gb
+- usable_gb    = vram_gb - overhead_gb;  kv_budget_gb = usable_gb - weights_gb
+- max_concurrency = floor(kv_budget / kv per sequence)
+Verdict: ``fits`` when weights_share <= weights_limit and kv_gb <= kv_budget_gb;
+``does_not_fit`` when not even one sequence at `context` fits next to the
+weights (max_concurrency == 0); ``tight`` otherwise.
+The KV cache is counted once for the whole node (tensor parallelism shards KV
+heads; no replication is modelled).
+"""
+
+from typing import Any
+
+from . import assumptions as A
+from .catalog.gpus import GPU_BY_ID
+from .catalog.models import CUSTOM, Model, resolve_model
+from .common import GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
+from .spec import CalculatorSpec, Input, Output, note
+
+VERDICTS = ("fits", "tight", "does_not_fit")
+NOTES = (
+    "custom_inputs_ignored",
+    "weights_above_limit",
+    "kv_does_not_fit",
+    "weights_do_not_fit",
+    "context_exceeds_model_max",
+    "sliding_window_applied",
+    "mla_kv_cache",
+    "moe_all_experts_resident",
+)
+
+SPEC = CalculatorSpec(
+    inputs=(
+        *MODEL_INPUTS_FULL,
+        Input("precision", "choice", "fp8", choices=A.PRECISIONS),
+        Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
+        GPU,
+        GPUS,
+        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=1_048_576),
+        Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
+        Input("weights_limit", "float", A.DEFAULT_WEIGHTS_LIMIT, unit="ratio", min=0.05, max=1.0),
+    ),
+    outputs=(
+        Output("params_b", "float", "billion_params"),
+        Output("bytes_per_param", "float", "bytes"),
+        Output("vram_gb", "gb", "gb"),
+        Output("weights_gb", "gb", "gb"),
+        Output("weights_share", "ratio", "ratio"),
+        Output("weights_limit_gb", "gb", "gb"),
+        Output("weights_within_limit", "bool"),
+        Output("overhead_gb", "gb", "gb"),
+        Output("usable_gb", "gb", "gb"),
+        Output("kv_budget_gb", "gb", "gb"),
+        Output("kv_bytes_per_token", "bytes", "bytes"),
+        Output("kv_gb_per_sequence", "gb", "gb"),
+        Output("kv_gb", "gb", "gb"),
+        Output("kv_fits", "bool"),
+        Output("max_concurrency", "count", "requests"),
+        Output("total_gb", "gb", "gb"),
+        Output("total_share", "ratio", "ratio"),
+        Output("min_gpus", "count", "gpus"),
+    ),
+    verdicts=VERDICTS,
+    notes=NOTES,
+)
+
+
+def kv_bytes_per_sequence(model: Model, context: int, kv_precision: str) -> float:
+    """KV-cache bytes one sequence of ``context`` tokens holds (all layers)."""
+    per_layer_token = model.kv_elems_per_token_layer * A.KV_BYTES[kv_precision]
+    full_layers = model.layers - model.sliding_layers
+    windowed = min(context, model.sliding_window) if model.sliding_layers else 0
+    return per_layer_token * (full_layers * context + model.sliding_layers * windowed)
+
+
+def fit(model: Model, precision: str, kv_precision: str, memory_gb: float, gpus: int,
+        context: int, concurrency: int, weights_limit: float) -> dict[str, Any]:
+    """Unrounded fit numbers (shared with `decision`)."""
+    bytes_per_param = A.WEIGHT_BYTES[precision]
+    weights = model.params_b * bytes_per_param
+    kv_seq = kv_bytes_per_sequence(model, context, kv_precision) / 1e9
+    kv = kv_seq * concurrency
+
+    def budget_of(vram: float) -> float:
+        return vram - A.RUNTIME_RESERVE * vram - weights
+
+    def fits_in(vram: float) -> tuple[bool, bool]:
+        budget = budget_of(vram)
+        return weights <= weights_limit * vram, budget >= 0 and kv <= budget
+
+    vram = gpus * memory_gb
+    budget = budget_of(vram)
+    max_conc = int(budget // kv_seq) if budget > 0 else 0
+    # Keep max_concurrency consistent with the kv_seq * n <= budget test.
+    for _ in range(2):  # bounded: float noise moves it by one at most
+        if max_conc > 0 and kv_seq * max_conc > budget:
+            max_conc -= 1
+        elif budget > 0 and kv_seq * (max_conc + 1) <= budget:
+            max_conc += 1
+    within, kv_fits = fits_in(vram)
+    if max_conc < 1:
+        verdict = "does_not_fit"
+    elif within and kv_fits:
+        verdict = "fits"
+    else:
+        verdict = "tight"
+    # Smallest number of these GPUs for verdict "fits":
+    # vram >= weights / limit and (1 - reserve) * vram >= weights + kv.
+    need = max(weights / weights_limit, (weights + kv) / (1.0 - A.RUNTIME_RESERVE))
+    min_gpus = max(1, ceil_div(need, memory_gb))
+    for _ in range(2):  # guard against float noise (bounded for huge counts)
+        if not all(fits_in(min_gpus * memory_gb)):
+            min_gpus += 1
+    return {
+        "vram": vram, "bytes_per_param": bytes_per_param, "weights": weights,
+        "overhead": A.RUNTIME_RESERVE * vram, "usable": vram - A.RUNTIME_RESERVE * vram,
+        "budget": budget, "kv_seq": kv_seq, "kv": kv, "max_concurrency": max_conc,
+        "within": within, "kv_fits": kv_fits, "verdict": verdict, "min_gpus": min_gpus,
+    }
+
+
+def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    """Run vram_fit on normalized inputs (``raw`` is used for notes only)."""
+    model = resolve_model(inp)
+    gpu = GPU_BY_ID[inp["gpu"]]
+    f = fit(model, inp["precision"], inp["kv_precision"], gpu.memory_gb, inp["gpus"],
+            inp["context"], inp["concurrency"], inp["weights_limit"])
+    vram = f["vram"]
+    kv_per_token = f["kv_seq"] * 1e9 / inp["context"]
+    values = {
+        "params_b": r(model.params_b, 3),
+        "bytes_per_param": f["bytes_per_param"],
+        "vram_gb": r(vram, 2),
+        "weights_gb": r(f["weights"], 2),
+        "weights_share": sig(f["weights"] / vram),
+        "weights_limit_gb": r(inp["weights_limit"] * vram, 2),
+        "weights_within_limit": f["within"],
+        "overhead_gb": r(f["overhead"], 2),
+        "usable_gb": r(f["usable"], 2),
+        "kv_budget_gb": r(max(f["budget"], 0.0), 2),
+        "kv_bytes_per_token": round(kv_per_token),
+        "kv_gb_per_sequence": r(f["kv_seq"], 3),
+        "kv_gb": r(f["kv"], 2),
+        "kv_fits": f["kv_fits"],
+        "max_concurrency": f["max_concurrency"],
+        "total_gb": r(f["weights"] + f["kv"] + f["overhead"], 2),
+        "total_share": sig((f["weights"] + f["kv"] + f["overhead"]) / vram),
+        "min_gpus": f["min_gpus"],
+    }
+    notes = model_notes(model, inp, raw)
+    if f["budget"] <= 0:
+        notes.append(note("weights_do_not_fit", weights_gb=values["weights_gb"],
+                          usable_gb=values["usable_gb"]))
+    elif not f["within"]:
+        notes.append(note("weights_above_limit", weights_share=values["weights_share"],
+                          weights_limit=inp["weights_limit"]))
+    if f["budget"] > 0 and not f["kv_fits"]:
+        notes.append(note("kv_does_not_fit", kv_gb=values["kv_gb"],
+                          kv_budget_gb=values["kv_budget_gb"],
+                          max_concurrency=f["max_concurrency"],
+                          concurrency=inp["concurrency"]))
+    if model.max_context and inp["context"] > model.max_context:
+        notes.append(note("context_exceeds_model_max", max_context=model.max_context))
+    if model.sliding_layers and inp["context"] > model.sliding_window:
+        notes.append(note("sliding_window_applied", window=model.sliding_window,
+                          sliding_layers=model.sliding_layers, layers=model.layers))
+    if model.mla_kv_dim:
+        notes.append(note("mla_kv_cache", kv_elems_per_token_layer=model.mla_kv_dim))
+    return {"values": values, "verdict": f["verdict"], "notes": notes}
+
+
+def model_notes(model: Model, inp: dict[str, Any], raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Notes every model-taking calculator shares."""
+    notes = []
+    if inp["model"] != CUSTOM:
+        given = [k for k in ("params_b", "layers", "kv_heads", "head_dim") if raw.get(k) is not None]
+        if given:
+            notes.append(note("custom_inputs_ignored", fields=given))
+    if model.is_moe:
+        notes.append(note("moe_all_experts_resident", params_b=model.params_b,
+                          active_params_b=model.active_params_b))
+    return notes

@@ -1,0 +1,293 @@
+"""The article's claims as plain data, plus a stdlib-only runner.
+
+This file must run without pytest or hypothesis (e.g. in Pyodide under Node,
+Python 3.14): ``from cases import run_cases; assert run_cases() == []``.
+
+A case is a dict:
+- ``id``, ``claim`` (what the article says, and where the numbers come from)
+- either ``calculator`` + ``inputs`` + ``expect`` (path -> expectation), where a
+  path is dot-separated into the result ("verdict", "values.weights_gb",
+  "values.trace.3.question") and an expectation is a plain value (equality) or
+  a dict with any of: "approx" (+ "tol"), "min", "max" (inclusive), "lt", "gt";
+- or ``relation``: {"left": ref, "op": "<" | "<=" | ">" | ">=", "right": ref}
+  with ref = {"calculator", "inputs", "path"}.
+"""
+
+from typing import Any
+
+PRO = {"gpu": "rtx-pro-6000", "gpus": 8}
+TP8_BOX = {"parallelism": "tp", "gpus_per_node": 8, "nodes": 1}
+
+
+def _two_by_four(fabric: str, parallelism: str = "tp") -> dict[str, Any]:
+    return {"parallelism": parallelism, "gpus_per_node": 4, "nodes": 2, "fabric": fabric}
+
+
+def _ref(calculator: str, inputs: dict[str, Any], path: str) -> dict[str, Any]:
+    return {"calculator": calculator, "inputs": inputs, "path": path}
+
+
+CASES: list[dict[str, Any]] = [
+    # --- The 8-GPU ceiling -------------------------------------------------------
+    {"id": "node_768_gb", "claim": "8 x RTX Pro 6000 Blackwell (96 GB each) = 768 GB",
+     "calculator": "vram_fit", "inputs": dict(PRO), "expect": {"values.vram_gb": 768.0}},
+    {"id": "node_256_gb", "claim": "8 x RTX 5090 (32 GB each) = 256 GB",
+     "calculator": "vram_fit", "inputs": {"gpu": "rtx-5090", "gpus": 8},
+     "expect": {"values.vram_gb": 256.0}},
+    # --- 405B at FP8: fits the weights, not the workload -----------------------------
+    {"id": "405b_fp8_weights_under_rule",
+     "claim": "405B at FP8: weights ~406 GB = 52.8 % of 768 GB, inside the 60-70 % rule",
+     "calculator": "vram_fit", "inputs": {"model": "llama-3.1-405b", "precision": "fp8", **PRO},
+     "expect": {"values.weights_gb": {"approx": 405.85, "tol": 0.01},
+                "values.weights_share": {"approx": 0.5285, "tol": 0.0001},
+                "values.weights_within_limit": True}},
+    {"id": "405b_fp8_workload_does_not_fit",
+     "claim": "405B at FP8 does not fit comfortably at any useful concurrency: the KV cache of 32 x 32k "
+              "(541 GB at 504 KiB/token) exceeds the 285 GB left after weights and the 10 % reserve",
+     "calculator": "vram_fit", "inputs": {"model": "llama-3.1-405b", "precision": "fp8", **PRO},
+     "expect": {"verdict": "tight", "values.kv_fits": False,
+                "values.kv_bytes_per_token": 516096,
+                "values.kv_gb": {"approx": 541.17, "tol": 0.01},
+                "values.usable_gb": 691.2,
+                "values.kv_budget_gb": {"approx": 285.35, "tol": 0.01},
+                "values.max_concurrency": 16}},
+    {"id": "405b_fp8_concurrency_by_context",
+     "claim": "405B FP8 on 8 x 96 GB holds ~60 sequences at 8k and ~4 at 128k (facts file)",
+     "calculator": "vram_fit",
+     "inputs": {"model": "llama-3.1-405b", "context": 8192, **PRO},
+     "expect": {"values.max_concurrency": {"min": 55, "max": 70}}},
+    {"id": "405b_fp8_concurrency_128k",
+     "claim": "405B FP8 on 8 x 96 GB holds ~4 sequences at 128k",
+     "calculator": "vram_fit",
+     "inputs": {"model": "llama-3.1-405b", "context": 131072, "concurrency": 1, **PRO},
+     "expect": {"values.max_concurrency": 4}},
+    {"id": "405b_int4_weights_fit_kv_does_not",
+     "claim": "Hosting 405B: the weights fit at INT4 on 8 x Pro 6000, but the KV cache at production "
+              "concurrency pushes you to two or more nodes",
+     "calculator": "vram_fit", "inputs": {"model": "llama-3.1-405b", "precision": "int4", **PRO},
+     "expect": {"verdict": "tight", "values.weights_within_limit": True, "values.kv_fits": False,
+                "values.weights_gb": {"approx": 210.85, "tol": 0.01}}},
+    # --- The 405B / 671B cliff ------------------------------------------------------
+    {"id": "cliff_70b_fits", "claim": "Below the 405B line one 8-GPU Pro 6000 box is enough (70B)",
+     "calculator": "vram_fit", "inputs": {"model": "llama-3.1-70b", **PRO},
+     "expect": {"verdict": "fits", "values.max_concurrency": 57}},
+    {"id": "cliff_72b_fits", "claim": "Below the 405B line one 8-GPU Pro 6000 box is enough (72B)",
+     "calculator": "vram_fit", "inputs": {"model": "qwen2.5-72b", **PRO},
+     "expect": {"verdict": "fits"}},
+    {"id": "cliff_671b_fp8_breaks_rule",
+     "claim": "671B at FP8 is ~87 % of 768 GB: fails the 60-70 % rule",
+     "calculator": "vram_fit", "inputs": {"model": "deepseek-v3", "precision": "fp8", **PRO},
+     "expect": {"verdict": "tight", "values.weights_within_limit": False,
+                "values.weights_share": {"approx": 0.8737, "tol": 0.0001}}},
+    {"id": "cliff_671b_int4_fits",
+     "claim": "671B needs INT4 on one node: ~45 % of 768 GB, KV (MLA, 70,272 B/token) fits",
+     "calculator": "vram_fit", "inputs": {"model": "deepseek-v3", "precision": "int4", **PRO},
+     "expect": {"verdict": "fits", "values.weights_share": {"min": 0.45, "max": 0.49},
+                "values.kv_bytes_per_token": 70272}},
+    {"id": "cliff_671b_decision_int4",
+     "claim": "Decision flow: 671B inference stops at step 2 (one node at INT4)",
+     "calculator": "decision", "inputs": {"model": "deepseek-v3", "workload": "inference", **PRO},
+     "expect": {"values.step": 2, "values.recommendation": "one_node_int4"}},
+    {"id": "405b_inference_two_nodes",
+     "claim": "Two 8-GPU Pro 6000 boxes are the realistic minimum for Llama 3.1 405B at decent QPS",
+     "calculator": "decision", "inputs": {"model": "llama-3.1-405b", "workload": "inference", **PRO},
+     "expect": {"values.step": 4, "values.recommendation": "multi_node_ib", "values.min_nodes": 2}},
+    # --- Concurrency for 70B ----------------------------------------------------------
+    {"id": "70b_64_concurrent_fp8_kv",
+     "claim": "8 x Pro 6000 handles 70B with 32-64 concurrent requests (64 x 32k with FP8 KV)",
+     "calculator": "vram_fit",
+     "inputs": {"model": "llama-3.1-70b", "concurrency": 64, "kv_precision": "fp8", **PRO},
+     "expect": {"verdict": "fits"}},
+    {"id": "70b_32_concurrent_on_5090_is_memory_bound",
+     "claim": "The same 70B load is memory-bound on 8 x 32 GB",
+     "calculator": "vram_fit", "inputs": {"model": "llama-3.1-70b", "gpu": "rtx-5090", "gpus": 8},
+     "expect": {"verdict": "tight", "values.kv_fits": False, "values.max_concurrency": 14}},
+    # --- Training memory --------------------------------------------------------------
+    {"id": "70b_full_ft_1_2_to_1_5_tb",
+     "claim": "70B full fine-tune (FP16 weights + FP32 Adam + grads + activations) is 1.2-1.5 TB",
+     "calculator": "training_memory", "inputs": {"model": "llama-3.1-70b", "method": "full", **PRO},
+     "expect": {"values.bytes_per_param": 16.0,
+                "values.state_gb": {"approx": 1128.86, "tol": 0.01},
+                "values.activations_gb": {"approx": 91.27, "tol": 0.01},
+                "values.total_gb": {"min": 1200.0, "max": 1500.0}}},
+    {"id": "70b_full_ft_not_one_node",
+     "claim": "... beyond one 8-GPU node even with FSDP; justifies a 2-4 node IB cluster",
+     "calculator": "training_memory", "inputs": {"model": "llama-3.1-70b", "method": "full", **PRO},
+     "expect": {"values.fits": False, "verdict": "does_not_fit", "values.min_gpus": 15,
+                "values.min_nodes": {"min": 2, "max": 4}}},
+    {"id": "13b_full_ft_one_node",
+     "claim": "Full fine-tuning of the 13B class runs on one node (~208 GB of state)",
+     "calculator": "training_memory",
+     "inputs": {"model": "custom", "params_b": 13, "layers": 40, "method": "full", **PRO},
+     "expect": {"values.state_gb": 208.0, "values.fits": True}},
+    {"id": "70b_lora_4_gpus", "claim": "70B LoRA fits 4-8 GPUs in one node (4 GPUs)",
+     "calculator": "training_memory",
+     "inputs": {"model": "llama-3.1-70b", "method": "lora", "gpu": "rtx-pro-6000", "gpus": 4},
+     "expect": {"values.fits": True, "values.weights_gb": {"approx": 141.53, "tol": 0.01}}},
+    {"id": "70b_lora_8_gpus", "claim": "70B LoRA fits 4-8 GPUs in one node (8 GPUs)",
+     "calculator": "training_memory", "inputs": {"model": "llama-3.1-70b", "method": "lora", **PRO},
+     "expect": {"values.fits": True, "values.min_gpus": {"max": 4}}},
+    {"id": "405b_qlora_8x96", "claim": "405B QLoRA fits 8 x Pro 6000 (base ~210-250 GB)",
+     "calculator": "training_memory", "inputs": {"model": "llama-3.1-405b", "method": "qlora", **PRO},
+     "expect": {"values.fits": True, "values.weights_gb": {"min": 210.0, "max": 250.0},
+                "values.total_share": {"max": 0.9}}},
+    # --- Scaling efficiency ---------------------------------------------------------
+    {"id": "tp8_pcie_box_0_73", "claim": "TP on 8 GPUs in one PCIe box: 0.73",
+     "calculator": "scaling", "inputs": {"model": "llama-3.1-70b", **TP8_BOX},
+     "expect": {"values.efficiency": {"approx": 0.73, "tol": 0.005}, "values.below_threshold": False}},
+    {"id": "tp_2x4_ib200_0_65", "claim": "TP across two 4-GPU nodes on 200 Gb/s IB: 0.65",
+     "calculator": "scaling", "inputs": {"model": "llama-3.1-70b", **_two_by_four("ib-200")},
+     "expect": {"values.efficiency": {"approx": 0.65, "tol": 0.005}}},
+    {"id": "penalty_ib200_2x", "claim": "Cross-node: a 2x penalty on 200 Gb/s IB (vs PCIe in the box)",
+     "calculator": "scaling", "inputs": _two_by_four("ib-200"),
+     "expect": {"values.fabric_penalty": 2.0}},
+    {"id": "penalty_eth100_4_5x", "claim": "4-5x on 100 GbE",
+     "calculator": "scaling", "inputs": _two_by_four("eth-100"),
+     "expect": {"values.fabric_penalty": {"min": 4.0, "max": 5.0}}},
+    {"id": "penalty_eth25_15x", "claim": "15x on 25 GbE (line rate gives 16x; the article rounds)",
+     "calculator": "scaling", "inputs": _two_by_four("eth-25"),
+     "expect": {"values.fabric_penalty": {"approx": 15.0, "tol": 1.0}}},
+    {"id": "split_box_worse_than_one_box",
+     "claim": "Splitting an 8-GPU job into two 4-GPU nodes is worse than one box (even on IB 400)",
+     "relation": {"left": _ref("scaling", _two_by_four("ib-400"), "values.efficiency"), "op": "<",
+                  "right": _ref("scaling", TP8_BOX, "values.efficiency")}},
+    {"id": "penalty_ordering_ib200_eth100",
+     "claim": "A workload that limps on PCIe crawls on IB, and worse on 100 GbE",
+     "relation": {"left": _ref("scaling", _two_by_four("eth-100"), "values.efficiency"), "op": "<",
+                  "right": _ref("scaling", _two_by_four("ib-200"), "values.efficiency")}},
+    {"id": "penalty_ordering_eth100_eth25", "claim": "... and worse again on 25 GbE",
+     "relation": {"left": _ref("scaling", _two_by_four("eth-25"), "values.efficiency"), "op": "<",
+                  "right": _ref("scaling", _two_by_four("eth-100"), "values.efficiency")}},
+    {"id": "dp_beats_tp_across_fabric",
+     "claim": "Data parallelism scales much better than tensor parallelism across fabric (DP on 100 GbE)",
+     "relation": {"left": _ref("scaling", _two_by_four("eth-100", "dp"), "values.efficiency"), "op": ">",
+                  "right": _ref("scaling", _two_by_four("ib-200"), "values.efficiency")}},
+    {"id": "below_60_restructure",
+     "claim": "Below 60 % projected efficiency, restructure (TP over 2 x 4 on 100 GbE: 0.57)",
+     "calculator": "scaling", "inputs": _two_by_four("eth-100"),
+     "expect": {"values.below_threshold": True, "verdict": "restructure",
+                "values.efficiency": {"approx": 0.5715, "tol": 0.0001}}},
+    {"id": "restructure_tp_inside_pp_across",
+     "claim": "Restructuring (TP inside a node, PP across) lifts a sub-60 % TP layout above the line",
+     "calculator": "scaling", "inputs": {**_two_by_four("eth-100"), "parallelism": "tp_pp"},
+     "expect": {"values.below_threshold": False}},
+    # --- Decision flow ----------------------------------------------------------------
+    {"id": "decision_70b_inference_one_node", "claim": "Step 1: 70B inference -> one node",
+     "calculator": "decision", "inputs": {"model": "llama-3.1-70b", "workload": "inference", **PRO},
+     "expect": {"values.step": 1, "values.recommendation": "one_node",
+                "values.trace.0.question": "fits_one_node_fp8"}},
+    {"id": "decision_405b_qlora_one_node", "claim": "QLoRA up to 405B on one node",
+     "calculator": "decision", "inputs": {"model": "llama-3.1-405b", "workload": "qlora", **PRO},
+     "expect": {"values.step": 1, "values.recommendation": "one_node"}},
+    {"id": "decision_throughput_replicas",
+     "claim": "Step 3: throughput-bound -> DP replicas of single-node configurations, not a cluster",
+     "calculator": "decision",
+     "inputs": {"model": "llama-3.1-70b", "workload": "inference", "throughput_bound": True, **PRO},
+     "expect": {"values.step": 3, "values.recommendation": "dp_replicas"}},
+    {"id": "decision_70b_full_ft_multi_node",
+     "claim": "Step 4: 70B full fine-tune -> multi-node IB, TP projection under 60 % -> restructure",
+     "calculator": "decision",
+     "inputs": {"model": "llama-3.1-70b", "workload": "full_finetune", **PRO},
+     "expect": {"values.step": 4, "values.recommendation": "multi_node_ib", "values.min_nodes": 2,
+                "values.trace.3.values.below_threshold": True,
+                "values.trace.3.values.restructured_efficiency": {"min": 0.6}}},
+    {"id": "decision_70b_pretrain_frontier", "claim": "Step 5: pretraining 70B+ from scratch -> frontier",
+     "calculator": "decision", "inputs": {"model": "llama-3.1-70b", "workload": "pretrain", **PRO},
+     "expect": {"values.step": 5, "values.recommendation": "frontier"}},
+    # --- Replicas and the operations tax ------------------------------------------------
+    {"id": "replicas_node_rate_default",
+     "claim": "One 8-GPU node serves 500-2,000 tok/s aggregate at 70B FP8 (default: 1,000)",
+     "calculator": "replicas", "inputs": {"target_tokens_per_s": 3000},
+     "expect": {"values.replicas": 3, "verdict": "dp_replicas"}},
+    {"id": "replicas_failure_rate_n_times",
+     "claim": "Multi-node failure rates are roughly N times a single node",
+     "calculator": "replicas",
+     "inputs": {"target_tokens_per_s": 3000, "node_tokens_per_s": 1000, "node_failure_rate": 2.0},
+     "expect": {"values.cluster_failure_rate": 6.0}},
+    {"id": "replicas_effort_4_5x_per_node",
+     "claim": "In engineering time, multi-node costs 4-5x per added node",
+     "calculator": "replicas", "inputs": {"target_tokens_per_s": 2000, "node_tokens_per_s": 1000},
+     "expect": {"values.added_nodes": 1, "values.effort_multiplier_min": 5.0,
+                "values.effort_multiplier_max": 6.0}},
+]
+
+
+def _get(result: Any, path: str) -> Any:
+    value = result
+    for part in path.split("."):
+        if isinstance(value, list):
+            value = value[int(part)]
+        else:
+            value = value[part]
+    return value
+
+
+def _check(value: Any, want: Any) -> bool:
+    if not isinstance(want, dict):
+        if isinstance(want, bool):
+            return value is want
+        return not isinstance(value, bool) and value == want
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    ok = True
+    if "approx" in want:
+        ok = ok and abs(value - want["approx"]) <= want.get("tol", 1e-9)
+    if "min" in want:
+        ok = ok and value >= want["min"]
+    if "max" in want:
+        ok = ok and value <= want["max"]
+    if "lt" in want:
+        ok = ok and value < want["lt"]
+    if "gt" in want:
+        ok = ok and value > want["gt"]
+    return ok
+
+
+_OPS = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+def check_case(case: dict[str, Any], run: Any = None) -> list[str]:
+    """Failure messages for one case (empty when it holds)."""
+    if run is None:
+        from calculators import run
+    failures = []
+    if "relation" in case:
+        rel = case["relation"]
+        sides = []
+        for ref in (rel["left"], rel["right"]):
+            res = run(ref["calculator"], ref["inputs"])
+            if not res.get("ok"):
+                return [f"{case['id']}: run failed: {res}"]
+            sides.append(_get(res, ref["path"]))
+        if not _OPS[rel["op"]](sides[0], sides[1]):
+            failures.append(f"{case['id']}: expected {sides[0]!r} {rel['op']} {sides[1]!r} ({case['claim']})")
+        return failures
+    res = run(case["calculator"], case["inputs"])
+    if not res.get("ok"):
+        return [f"{case['id']}: run failed: {res}"]
+    for path, want in case["expect"].items():
+        try:
+            got = _get(res, path)
+        except (KeyError, IndexError, ValueError, TypeError):
+            failures.append(f"{case['id']}: {path} missing")
+            continue
+        if not _check(got, want):
+            failures.append(f"{case['id']}: {path} = {got!r}, expected {want!r} ({case['claim']})")
+    return failures
+
+
+def run_cases(run: Any = None) -> list[str]:
+    """Run every case; returns failure messages (empty list = all claims hold)."""
+    failures: list[str] = []
+    for case in CASES:
+        failures.extend(check_case(case, run))
+    return failures
+
+
+if __name__ == "__main__":  # pragma: no cover
+    problems = run_cases()
+    print("\n".join(problems) if problems else f"all {len(CASES)} cases pass")
+    raise SystemExit(1 if problems else 0)

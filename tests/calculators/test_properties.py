@@ -1,0 +1,201 @@
+"""Property tests (hypothesis) on every calculator."""
+
+import json
+import math
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calculators import CALCULATORS, ERROR_CODES, FABRICS, run
+
+SETTINGS = settings(max_examples=200, deadline=None)
+NAMES = list(CALCULATORS)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=20),
+    lambda children: (st.lists(children, max_size=4)
+                      | st.dictionaries(st.text(max_size=10), children, max_size=4)),
+    max_leaves=12,
+)
+
+
+def _value(item: dict[str, Any]) -> st.SearchStrategy:
+    if item["type"] == "choice":
+        return st.sampled_from(item["choices"])
+    if item["type"] == "bool":
+        return st.booleans()
+    if item["type"] == "int":
+        return st.integers(item["min"], item["max"])
+    return st.floats(item["min"], item["max"], allow_nan=False, allow_infinity=False)
+
+
+def valid_inputs(name: str, exclude: tuple[str, ...] = ()) -> st.SearchStrategy:
+    """Random valid inputs for `name` (any subset of its inputs)."""
+    items = [i for i in CALCULATORS[name]["inputs"] if i["name"] not in exclude]
+    if name == "replicas":  # a request rate and an explicit token rate conflict
+        items = [i for i in items if i["name"] != "target_tokens_per_s"]
+    return st.fixed_dictionaries({}, optional={i["name"]: _value(i) for i in items})
+
+
+def spec_keyed_json(name: str) -> st.SearchStrategy:
+    names = [i["name"] for i in CALCULATORS[name]["inputs"]]
+    return st.dictionaries(st.sampled_from(names) | st.text(max_size=8), json_values, max_size=6)
+
+
+def all_finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(all_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(all_finite(v) for v in value)
+    return value is None or isinstance(value, (bool, int, str))
+
+
+def check_shape(result: Any) -> None:
+    assert isinstance(result, dict)
+    json.dumps(result, allow_nan=False)
+    if result["ok"] is True:
+        assert set(result) == {"ok", "inputs", "values", "verdict", "notes"}
+    else:
+        assert result["ok"] is False and set(result) == {"ok", "errors"}
+        assert result["errors"]
+        for err in result["errors"]:
+            assert set(err) == {"field", "code", "params"}
+            assert err["code"] in ERROR_CODES and err["code"] != "internal_error", err
+
+
+@SETTINGS
+@given(name=st.sampled_from(NAMES) | st.text(max_size=12), inputs=json_values)
+def test_run_never_raises_on_arbitrary_json(name: str, inputs: Any) -> None:
+    check_shape(run(name, inputs))
+
+
+@SETTINGS
+@given(data=st.data(), name=st.sampled_from(NAMES))
+def test_run_never_raises_on_spec_keyed_json(data: st.DataObject, name: str) -> None:
+    check_shape(run(name, data.draw(spec_keyed_json(name))))
+
+
+@SETTINGS
+@given(data=st.data(), name=st.sampled_from(NAMES))
+def test_valid_inputs_give_finite_results(data: st.DataObject, name: str) -> None:
+    inputs = data.draw(valid_inputs(name))
+    result = run(name, inputs)
+    assert result["ok"] is True, result
+    check_shape(result)
+    assert all_finite(result["values"])
+    assert result["verdict"] in CALCULATORS[name]["verdicts"]
+    # run is idempotent on its own normalized inputs
+    again = run(name, result["inputs"])
+    assert again["values"] == result["values"]
+
+
+@SETTINGS
+@given(data=st.data(), name=st.sampled_from(["vram_fit", "training_memory"]),
+       gpus=st.tuples(st.integers(1, 64), st.integers(1, 64)).map(sorted))
+def test_more_gpus_never_lower_vram(data: st.DataObject, name: str, gpus: list[int]) -> None:
+    inputs = data.draw(valid_inputs(name, exclude=("gpus",)))
+    few = run(name, {**inputs, "gpus": gpus[0]})["values"]
+    many = run(name, {**inputs, "gpus": gpus[1]})["values"]
+    assert few["vram_gb"] <= many["vram_gb"]
+    assert few["usable_gb"] <= many["usable_gb"]
+    if name == "vram_fit":
+        assert few["max_concurrency"] <= many["max_concurrency"]
+    else:
+        assert few["fits"] <= many["fits"]
+
+
+def _dominated_pairs() -> list[tuple[str, str]]:
+    """(fast, slow) fabric pairs: slow has no more bandwidth and no less latency."""
+    return [
+        (a, b) for a in FABRICS for b in FABRICS
+        if a != b and FABRICS[b]["bandwidth_gbs"] <= FABRICS[a]["bandwidth_gbs"]
+        and FABRICS[b]["latency_us"] >= FABRICS[a]["latency_us"]
+    ]
+
+
+@SETTINGS
+@given(data=st.data(), pair=st.sampled_from(_dominated_pairs()))
+def test_slower_fabric_never_raises_efficiency(data: st.DataObject, pair: tuple[str, str]) -> None:
+    inputs = data.draw(valid_inputs("scaling", exclude=("fabric",)))
+    fast = run("scaling", {**inputs, "fabric": pair[0]})["values"]
+    slow = run("scaling", {**inputs, "fabric": pair[1]})["values"]
+    assert slow["efficiency"] <= fast["efficiency"]
+    assert slow["speedup"] <= fast["speedup"]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_scaling_efficiency_bounds(data: st.DataObject) -> None:
+    v = run("scaling", data.draw(valid_inputs("scaling")))["values"]
+    assert 0.0 < v["efficiency"] <= 1.0
+    assert v["speedup"] <= v["gpus"] + 1e-9
+    assert 0.0 <= v["comm_share"] <= 1.0 and 0.0 <= v["bubble_share"] < 1.0
+    assert v["below_threshold"] == (v["efficiency"] < 0.6)
+    for row in v["series"]:
+        assert 0.0 < row["efficiency"] <= 1.0
+
+
+@SETTINGS
+@given(data=st.data())
+def test_more_precision_bits_never_lower_weights(data: st.DataObject) -> None:
+    inputs = data.draw(valid_inputs("vram_fit", exclude=("precision",)))
+    weights = [run("vram_fit", {**inputs, "precision": p})["values"]["weights_gb"]
+               for p in ("int4", "fp8", "bf16")]
+    assert weights == sorted(weights)
+
+
+@SETTINGS
+@given(data=st.data(), contexts=st.tuples(st.integers(1, 1_048_576), st.integers(1, 1_048_576)).map(sorted))
+def test_longer_context_never_lowers_kv(data: st.DataObject, contexts: list[int]) -> None:
+    inputs = data.draw(valid_inputs("vram_fit", exclude=("context",)))
+    short = run("vram_fit", {**inputs, "context": contexts[0]})["values"]
+    long = run("vram_fit", {**inputs, "context": contexts[1]})["values"]
+    assert short["kv_gb"] <= long["kv_gb"]
+    assert short["max_concurrency"] >= long["max_concurrency"]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_vram_fit_verdict_consistent_with_values(data: st.DataObject) -> None:
+    result = run("vram_fit", data.draw(valid_inputs("vram_fit")))
+    v, inp = result["values"], result["inputs"]
+    if result["verdict"] == "fits":
+        assert v["weights_within_limit"] and v["kv_fits"]
+        assert v["max_concurrency"] >= inp["concurrency"]
+        assert v["min_gpus"] <= inp["gpus"]
+    if result["verdict"] == "does_not_fit":
+        assert v["max_concurrency"] == 0
+    # min_gpus is exactly the smallest node of this GPU where the verdict is "fits"
+    at_min = run("vram_fit", {**inp, "gpus": v["min_gpus"]}) if v["min_gpus"] <= 64 else None
+    if at_min is not None:
+        assert at_min["verdict"] == "fits"
+    if 1 < v["min_gpus"] <= 65:
+        assert run("vram_fit", {**inp, "gpus": v["min_gpus"] - 1})["verdict"] != "fits"
+
+
+@SETTINGS
+@given(data=st.data())
+def test_decision_trace_is_first_yes(data: st.DataObject) -> None:
+    v = run("decision", data.draw(valid_inputs("decision")))["values"]
+    answers = [t["answer"] for t in v["trace"]]
+    assert answers == [False] * (len(answers) - 1) + [True]
+    assert v["step"] == len(answers) and v["min_nodes"] >= 1
+
+
+@SETTINGS
+@given(data=st.data())
+def test_replicas_cover_target(data: st.DataObject) -> None:
+    result = run("replicas", data.draw(valid_inputs("replicas")))
+    v, inp = result["values"], result["inputs"]
+    if inp["target_requests_per_s"] > 0:
+        target = inp["target_requests_per_s"] * inp["tokens_per_request"]
+    else:
+        target = inp["target_tokens_per_s"]
+    assert v["replicas"] * inp["node_tokens_per_s"] >= target
+    assert v["replicas"] == 1 or (v["replicas"] - 1) * inp["node_tokens_per_s"] < target
+    assert math.isclose(v["cluster_failure_rate"], v["replicas"] * v["node_failure_rate"], rel_tol=1e-3)
+    assert v["effort_multiplier_min"] <= v["effort_multiplier_max"]
