@@ -4,6 +4,7 @@
     python3 build.py serve    set up, build, serve on http://127.0.0.1:8000 with reload
     python3 build.py build    set up, write the site to site/
     python3 build.py test     set up (Chromium included), then the whole test suite
+    python3 build.py catalogs extract UI strings into i18n/messages.pot and update the da/fr catalogs
     python3 build.py lock     re-resolve requirements.in into requirements.lock (maintainers)
 
 Every subcommand is a small function; `setup()` is idempotent and cheap when nothing changed.
@@ -126,6 +127,17 @@ def cmd_test(args: argparse.Namespace) -> None:
     run([str(venv_bin("python")), "-m", "pytest", *args.pytest_args], env={"CHROMIUM": chromium})
 
 
+def cmd_catalogs(_: argparse.Namespace) -> None:
+    """Extract msgids (widgets/, wiki/templates/) into i18n/messages.pot and merge them into each .po."""
+    setup()
+    pybabel = str(venv_bin("pybabel"))
+    run([pybabel, "--quiet", "extract", "-F", "i18n/babel.cfg", "-k", "N_", "-k", "NP_:1,2", "--no-location",
+         "--sort-output", "--omit-header", "-o", "i18n/messages.pot", "."])
+    run([pybabel, "--quiet", "update", "-i", "i18n/messages.pot", "-d", "i18n", "-D", "messages",
+         "--no-fuzzy-matching", "--ignore-obsolete"])
+    log("catalogs updated: translate the new empty msgstr entries in i18n/*/LC_MESSAGES/messages.po")
+
+
 def cmd_lock(_: argparse.Namespace) -> None:
     """Re-resolve requirements.in into requirements.lock with exact pins and hashes."""
     ensure_venv()
@@ -145,6 +157,7 @@ def parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
     test = sub.add_parser("test", help="run the whole test suite")
     test.set_defaults(func=cmd_test)
+    sub.add_parser("catalogs", help="extract and update the gettext catalogs").set_defaults(func=cmd_catalogs)
     sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
     return top
 

@@ -1,4 +1,4 @@
-"""MkDocs hooks (see `hooks:` in mkdocs.yml): small post-build steps, each delegated to a module.
+"""MkDocs hooks (see `hooks:` in mkdocs.yml): thin adapters, each delegating to a plain module.
 
 MkDocs loads this file by path, so the repository root is put on `sys.path` to import `wiki`.
 """
@@ -11,8 +11,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
+from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
+from mkdocs.structure.pages import Page  # noqa: E402
 
+from wiki import catalogs  # noqa: E402
+from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import patch_site  # noqa: E402
 from wiki.search_index import write_split_indexes  # noqa: E402
 from wiki.sitemap import rewrite_sitemap  # noqa: E402
@@ -24,16 +28,38 @@ def _languages(config: MkDocsConfig) -> tuple[str, list[str]]:
     return default, [lang.locale for lang in langs if not lang.default]
 
 
-def _site_root(config: MkDocsConfig, default: str, others: list[str]) -> Path:
+def _site_root(config: MkDocsConfig, others: list[str]) -> Path:
     # static-i18n points site_dir at site/<lang> while it builds a non-default language.
     site_dir = Path(config.site_dir)
     return site_dir.parent if site_dir.name in others else site_dir
 
 
+def on_config(config: MkDocsConfig) -> None:
+    """Check the gettext catalogs (a missing or fuzzy translation fails the build) and compile them."""
+    default, others = _languages(config)
+    langs = (default, *others)
+    problems = catalogs.check(langs)
+    if problems:
+        raise PluginError("The translation catalogs are not complete:\n  " + "\n  ".join(problems))
+    catalogs.compile_all(langs)
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
+    """Replace calculator embeds with their prerendered widgets, in the page's language."""
+    default, _others = _languages(config)
+    lang = getattr(page.file, "locale", None) or default
+    first_line = body_start_line(page.file.content_string)
+    try:
+        return render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
+    except EmbedError as error:
+        raise PluginError(f"Broken calculator embed: {error}") from None
+
+
 @event_priority(-200)  # after static-i18n (-100) has built every language and merged the index
 def on_post_build(config: MkDocsConfig) -> None:
+    """Per-language search indexes, x-default in the sitemap, no CDN in Material's bundle."""
     default, others = _languages(config)
-    root = _site_root(config, default, others)
+    root = _site_root(config, others)
     write_split_indexes(root, default, others)
     rewrite_sitemap(root, default)
     patch_site(root)

@@ -72,3 +72,27 @@ def test_pages_load_cleanly_and_only_from_127_0_0_1(page, server, path: str) -> 
     assert page.requested_urls
     assert only_local(page.requested_urls) == []
     assert failed == [] and errors == []
+
+
+@pytest.mark.parametrize(("path", "lang"), [("scale-out/", "da"), ("fr/scale-out/", "fr")])
+def test_article_is_correct_with_javascript_disabled(browser, server, path: str, lang: str) -> None:
+    from widgets import view
+
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        tab = context.new_page()
+        tab.goto(server.url + path)
+        widget = tab.locator('[data-calculator="vram_fit"]')
+        assert widget.get_attribute("data-state") == "static"
+        expected = view("vram_fit", {"model": "llama-3.1-405b", "precision": "fp8", "gpu": "rtx-pro-6000",
+                                     "gpus": 8}, lang)
+        for key, text in expected["outputs"].items():
+            element = widget.locator(f'[data-output="{key}"]')
+            assert element.is_visible()
+            assert element.inner_text() == text
+        assert widget.locator('[data-output="verdict"]').inner_text() == expected["verdict_text"]
+        assert widget.locator("svg title").count() == 1
+        rows = tab.locator('[data-table="scaling_efficiency"] tbody tr')
+        assert rows.count() == 12 and rows.nth(3).locator("td").nth(1).inner_text() != ""
+    finally:
+        context.close()

@@ -1,0 +1,27 @@
+"""The gettext catalogs, compiled from `i18n/<lang>/LC_MESSAGES/messages.po` into this package."""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locales"
+DOMAIN = "messages"
+
+
+@cache
+def translations(lang: str) -> gettext.GNUTranslations:
+    """The compiled catalog of `lang`; fails loudly when it was not compiled (no silent English)."""
+    return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang])
+
+
+def text(lang: str, msgid: str, **params: object) -> str:
+    """The translation of `msgid` in `lang`, with `{name}` placeholders filled from `params`."""
+    translated = translations(lang).gettext(msgid)
+    return translated.format(**params) if params else translated
+
+
+def plural_text(lang: str, msgids: tuple[str, str], count: int, **params: object) -> str:
+    """The translation of a (singular, plural) msgid pair for `count`, placeholders filled."""
+    return translations(lang).ngettext(msgids[0], msgids[1], count).format(**params)

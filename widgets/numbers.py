@@ -1,0 +1,103 @@
+"""Locale-aware numbers through Babel (CLDR data): formatting for display, parsing of typed input."""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+
+from babel import Locale
+from babel.numbers import NumberFormatError, format_decimal, get_decimal_symbol, parse_decimal, parse_pattern
+from babel.units import format_unit
+
+# Characters a typed number may contain before Babel reads it; anything else ("1e5", "abc") is refused.
+NUMBER_CHARS = re.compile(r"[+-]?[0-9][0-9.,\s\u00a0\u202f]*")
+BLANKS = re.compile(r"[\s\u00a0\u202f]+")
+
+
+class NotANumber(ValueError):
+    """Typed text that is not a number in the page's locale."""
+
+
+def decimal(value: float | int, lang: str, digits: int = 2) -> str:
+    """A plain number, grouped per CLDR, with at most `digits` decimals (`1.234,5`, `1 234,5`)."""
+    pattern = parse_pattern(Locale.parse(lang).decimal_formats[None].pattern)
+    pattern.frac_prec = (0, digits)
+    return pattern.apply(value, lang)
+
+
+def percent(ratio: float, lang: str, digits: int = 1) -> str:
+    """A ratio as a CLDR percentage with at most `digits` decimals (`52,8 %`, `52,8 %`)."""
+    pattern = parse_pattern(Locale.parse(lang).percent_formats[None].pattern)
+    pattern.frac_prec = (0, digits)
+    return pattern.apply(ratio, lang)
+
+
+def gigabytes(value: float, lang: str) -> str:
+    """Gigabytes with CLDR's short unit (`768 GB`, `768 Go`), one decimal below 100 GB."""
+    digits = 0 if abs(value) >= 100 else 1
+    return format_unit(round(value, digits), "digital-gigabyte", length="short", locale=lang,
+                       format=_decimal_format(lang, digits))
+
+
+def byte_count(value: int, lang: str) -> str:
+    """Bytes with CLDR's short unit (`516.096 B`, `516 096 o`)."""
+    return format_unit(value, "digital-byte", length="short", locale=lang)
+
+
+def days(value: float, lang: str) -> str:
+    """A duration in whole days with CLDR's long unit (`130 dage`, `130 jours`)."""
+    return format_unit(round(value), "duration-day", length="long", locale=lang)
+
+
+def input_text(value: float | int, lang: str) -> str:
+    """How a form field shows a preset: grouped, as many decimals as the value has (round-trips)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int) or float(value).is_integer():
+        return format_decimal(int(value), locale=lang)
+    return decimal(value, lang, digits=6)
+
+
+def parse(text: str, lang: str) -> int | float:
+    """Read a typed number in the page's locale; raise `NotANumber` when it is not one.
+
+    Accepts the locale's decimal and group symbols, spaces, no-break and narrow no-break spaces as
+    group separators, leading and trailing blanks, and `1.5` for 1,5 where a dot cannot be a group
+    separator (`1.5` in Danish has no group of three). Exponents, words and empty text are refused.
+    """
+    text = text.strip()
+    if not NUMBER_CHARS.fullmatch(text):
+        raise NotANumber(text)
+    locale = Locale.parse(lang)
+    group = locale.number_symbols["latn"]["group"]
+    normalized = BLANKS.sub(group, text)
+    try:
+        number = parse_decimal(normalized, locale=lang, strict=True)
+    except NumberFormatError:
+        number = _dot_as_decimal(text, lang)
+    return _to_python(number, text)
+
+
+def _dot_as_decimal(text: str, lang: str) -> Decimal:
+    # "1.5" where the locale's decimal symbol is a comma: unambiguous only with one dot and no comma.
+    if text.count(".") == 1 and "," not in text and not BLANKS.search(text):
+        try:
+            return parse_decimal(text.replace(".", get_decimal_symbol(lang)), locale=lang, strict=True)
+        except NumberFormatError:
+            pass
+    raise NotANumber(text)
+
+
+def _to_python(number: Decimal, text: str) -> int | float:
+    if number == number.to_integral_value() and abs(number) < 10**15:
+        return int(number)
+    result = float(number)
+    if not math.isfinite(result):
+        raise NotANumber(text)
+    return result
+
+
+def _decimal_format(lang: str, digits: int) -> str:
+    pattern = Locale.parse(lang).decimal_formats[None].pattern
+    return pattern.split(".")[0] + ("." + "#" * digits if digits else "")

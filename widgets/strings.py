@@ -1,0 +1,330 @@
+"""Every user-visible string of the calculator widgets, as gettext msgids (English source text).
+
+`N_` only marks a string for extraction (`pybabel extract -k N_`); the translation happens where the
+string is shown. Keys are the stable identifiers of `calculators` (input names, choice ids, output
+names, verdicts, error and note codes), so the tests can check that every identifier has its text.
+Placeholders use `str.format` names; the translations must keep exactly the same ones.
+"""
+
+from __future__ import annotations
+
+
+def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker name
+    """Mark a msgid for extraction without translating it."""
+    return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
+    """Mark a msgid with a plural form (`pybabel extract -k NP_:1,2`); gettext picks the form by count."""
+    return (singular, plural)
+
+
+TITLES = {
+    "vram_fit": N_("Does the model fit one node for inference?"),
+    "training_memory": N_("Training memory: full fine-tune, LoRA, QLoRA"),
+    "scaling": N_("Scaling efficiency of a training step"),
+    "decision": N_("The decision flow, step by step"),
+    "replicas": N_("Data-parallel replicas for a throughput target"),
+}
+
+LABELS = {
+    "model": N_("Model"),
+    "params_b": N_("Parameters (custom model)"),
+    "layers": N_("Layers (custom model)"),
+    "kv_heads": N_("KV heads (custom model)"),
+    "head_dim": N_("Head dimension (custom model)"),
+    "precision": N_("Weight precision"),
+    "kv_precision": N_("KV cache precision"),
+    "gpu": N_("GPU"),
+    "gpus": N_("GPUs in the node"),
+    "context": N_("Context per request"),
+    "concurrency": N_("Concurrent requests"),
+    "weights_limit": N_("Weights limit (share of VRAM)"),
+    "method": N_("Method"),
+    "seq_len": N_("Sequence length"),
+    "micro_batch": N_("Micro-batch"),
+    "recompute": N_("Activation recomputation"),
+    "lora_rank": N_("LoRA rank"),
+    "parallelism": N_("Parallelism"),
+    "gpus_per_node": N_("GPUs per node"),
+    "nodes": N_("Nodes"),
+    "fabric": N_("Fabric between nodes"),
+    "nics_per_node": N_("Network cards per node"),
+    "grad_accum": N_("Gradient accumulation steps"),
+    "mfu": N_("Achieved share of peak compute"),
+    "workload": N_("Workload"),
+    "throughput_bound": N_("Limited by throughput rather than model size"),
+    "target_tokens_per_s": N_("Target throughput (tokens/s)"),
+    "target_requests_per_s": N_("Target requests per second (0 = use tokens/s)"),
+    "tokens_per_request": N_("Tokens per request"),
+    "node_tokens_per_s": N_("Tokens/s one node delivers"),
+    "node_failure_rate": N_("Failures per node per year"),
+}
+
+HELP = {
+    "model": N_("A model from the catalogue, or Custom to enter its shape."),
+    "params_b": N_("Billions of parameters; used only with a custom model."),
+    "layers": N_("Transformer layers; used only with a custom model."),
+    "kv_heads": N_("Key/value heads per layer; used only with a custom model."),
+    "head_dim": N_("Size of one attention head; used only with a custom model."),
+    "precision": N_("How many bytes each weight takes: BF16 2, FP8 1, INT4 about half a byte."),
+    "kv_precision": N_("Precision of the key/value cache."),
+    "gpu": N_("The card in the node."),
+    "gpus": N_("Number of GPUs."),
+    "context": N_("Tokens each request keeps in the KV cache."),
+    "concurrency": N_("Requests served at the same time."),
+    "weights_limit": N_("The working rule: weights at 60–70 % of VRAM, the rest for everything else."),
+    "method": N_("Full fine-tune trains every weight; LoRA and QLoRA train small adapters."),
+    "seq_len": N_("Tokens per training sequence."),
+    "micro_batch": N_("Sequences per GPU per forward pass."),
+    "recompute": N_("Recomputing activations in the backward pass saves memory and costs compute."),
+    "lora_rank": N_("Rank of the LoRA adapters."),
+    "parallelism": N_("How the model and the data are split across GPUs."),
+    "gpus_per_node": N_("GPUs in each node."),
+    "nodes": N_("Number of nodes."),
+    "fabric": N_("The link between nodes; inside a node the GPUs talk over PCIe or NVLink."),
+    "nics_per_node": N_("Network cards per node used by the collectives."),
+    "grad_accum": N_("Micro-batches per optimizer step."),
+    "mfu": N_("Share of the GPU's peak BF16 throughput actually reached."),
+    "workload": N_("What the node will do."),
+    "throughput_bound": N_("Yes if one node runs the model but you need more requests per second."),
+    "target_tokens_per_s": N_("Aggregate tokens per second the service must deliver."),
+    "target_requests_per_s": N_("If set, the target is requests per second × tokens per request."),
+    "tokens_per_request": N_("Average tokens generated per request."),
+    "node_tokens_per_s": N_("The article: 500–2,000 tokens/s at 70B FP8 on 8 GPUs."),
+    "node_failure_rate": N_("Incidents that take one node down, per year."),
+}
+
+# Choice ids are looked up as "input:id" first (for ids that mean different things), then as "id".
+# Model and GPU ids show the catalogue's product name instead (a proper noun in every language).
+CHOICES = {
+    "custom": N_("Custom"),
+    "bf16": N_("BF16"),
+    "fp8": N_("FP8"),
+    "int4": N_("INT4"),
+    "full": N_("Full fine-tune"),
+    "lora": N_("LoRA"),
+    "qlora": N_("QLoRA"),
+    "recompute:none": N_("None: keep all activations"),
+    "recompute:full": N_("Full: recompute every layer"),
+    "tp": N_("Tensor parallel (TP)"),
+    "tp_pp": N_("TP inside nodes, PP across"),
+    "pcie4": N_("PCIe Gen4 (inside one box)"),
+    "nvlink5": N_("NVLink 5"),
+    "dp": N_("Data parallel (DP)"),
+    "pp": N_("Pipeline parallel (PP)"),
+    "pcie5": N_("PCIe Gen5 (inside one box)"),
+    "nvlink": N_("NVLink"),
+    "ib-200": N_("InfiniBand 200 Gb/s"),
+    "ib-400": N_("InfiniBand 400 Gb/s"),
+    "eth-100": N_("Ethernet 100 GbE"),
+    "eth-25": N_("Ethernet 25 GbE"),
+    "inference": N_("Inference"),
+    "full_finetune": N_("Full fine-tune"),
+    "pretrain": N_("Pre-training from scratch"),
+    "true": N_("Yes"),
+    "false": N_("No"),
+}
+
+OUTPUTS = {
+    "vram_gb": N_("VRAM in the node"),
+    "weights_gb": N_("Weights"),
+    "weights_share": N_("Weights as share of VRAM"),
+    "kv_bytes_per_token": N_("KV cache per token"),
+    "kv_gb": N_("KV cache for the target"),
+    "kv_budget_gb": N_("Memory left for the KV cache"),
+    "max_concurrency": N_("Requests that fit at this context"),
+    "min_gpus": N_("GPUs needed"),
+    "state_gb": N_("Weights, gradients and optimizer"),
+    "activations_gb": N_("Activations"),
+    "total_gb": N_("Total"),
+    "fits": N_("Fits the node"),
+    "gpus": N_("GPUs"),
+    "efficiency": N_("Scaling efficiency"),
+    "speedup": N_("Speed-up over one GPU"),
+    "comm_share": N_("Share of the step spent communicating"),
+    "fabric_penalty": N_("Fabric penalty against PCIe"),
+    "below_threshold": N_("Below the 60 % line"),
+    "step": N_("Deciding step"),
+    "recommendation": N_("Recommendation"),
+    "min_nodes": N_("Nodes needed"),
+    "replicas": N_("Replicas (nodes)"),
+    "capacity_tokens_per_s": N_("Capacity"),
+    "utilization": N_("Utilization"),
+    "cluster_failure_rate": N_("Failures per year, all nodes"),
+    "mtbf_days": N_("Mean time between failures"),
+    "effort_multiplier": N_("Engineering effort per added node"),
+}
+
+VERDICTS = {
+    "fits": N_("Fits"),
+    "tight": N_("Tight"),
+    "does_not_fit": N_("Does not fit"),
+    "scales": N_("Scales"),
+    "restructure": N_("Restructure"),
+    "one_node": N_("One node"),
+    "one_node_int4": N_("One node at INT4"),
+    "dp_replicas": N_("Data-parallel replicas"),
+    "multi_node_ib": N_("Multi-node over InfiniBand"),
+    "frontier": N_("Frontier case"),
+}
+
+# One sentence built from the values: why the verdict is what it is.
+EXPLANATIONS = {
+    ("vram_fit", "fits"): N_(
+        "The weights take {weights_gb} ({weights_share} of {vram_gb}), within the {weights_limit} rule, and "
+        "the KV cache for {concurrency} requests of {context} tokens ({kv_gb}) fits in the {kv_budget_gb} left."
+    ),
+    ("vram_fit", "tight_kv"): N_(
+        "The weights fit ({weights_gb}, {weights_share} of {vram_gb}), but the KV cache for {concurrency} "
+        "requests of {context} tokens needs {kv_gb} and only {kv_budget_gb} is left: it fits the weights, not "
+        "the workload ({max_concurrency} requests at most)."
+    ),
+    ("vram_fit", "tight_weights"): N_(
+        "The weights take {weights_share} of {vram_gb}, above the {weights_limit} rule: they fit, but leave "
+        "too little room for the KV cache, CUDA graphs and activations."
+    ),
+    ("vram_fit", "does_not_fit"): N_(
+        "The weights alone need {weights_gb}, more than the {usable_gb} usable in the node: it needs at least "
+        "{min_gpus} GPUs."
+    ),
+    ("training_memory", "fits"): N_(
+        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer plus {activations_gb} of "
+        "activations), within the {vram_gb} of the node."
+    ),
+    ("training_memory", "does_not_fit"): N_(
+        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer plus {activations_gb} of "
+        "activations), more than the {vram_gb} of the node: at least {min_gpus} GPUs on {min_nodes} nodes."
+    ),
+    ("scaling", "scales"): N_(
+        "Each GPU keeps {efficiency} of its single-GPU throughput ({speedup} on {gpus} GPUs), above the 60 % line."
+    ),
+    ("scaling", "restructure"): N_(
+        "Each GPU keeps only {efficiency} of its single-GPU throughput ({speedup} on {gpus} GPUs), below the "
+        "60 % line: restructure (TP inside a node, PP or DP across), or buy a larger single node."
+    ),
+    ("decision", "one_node"): N_("Step {step} answers yes: one node is enough."),
+    ("decision", "one_node_int4"): N_("Step {step} answers yes: one node at INT4 is the answer for inference."),
+    ("decision", "dp_replicas"): N_(
+        "Step {step} answers yes: data-parallel replicas of one-node configurations, not a cluster."
+    ),
+    ("decision", "multi_node_ib"): N_(
+        "Step {step} answers yes: multi-node over InfiniBand, at least {min_nodes} nodes; project the "
+        "scaling efficiency first."
+    ),
+    ("decision", "frontier"): N_("Step {step} answers yes: a frontier case, multi-node with NDR InfiniBand or SXM."),
+    ("replicas", "one_node"): N_(
+        "One node delivers {capacity_tokens_per_s}, enough for {target_tokens_per_s}: no cluster needed."
+    ),
+    ("replicas", "dp_replicas"): N_(
+        "{replicas} replicas deliver {capacity_tokens_per_s} for {target_tokens_per_s}; the nodes together fail "
+        "{cluster_failure_rate} times a year, and each added node costs {effort_multiplier} the engineering time."
+    ),
+}
+
+QUESTIONS = {
+    "fits_one_node_fp8": N_("Does the model fit 8 × 96 GB at FP8 with headroom for the KV cache?"),
+    "training_fits_one_node": N_("Does the training job fit one node?"),
+    "fits_one_node_int4": N_("Does it fit at INT4 with the same headroom, for inference?"),
+    "throughput_bound_replicas": N_("Is the workload bound by throughput rather than model size?"),
+    "needs_multi_node": N_("Is it training or serving a model that does not fit one node?"),
+    "pretrain_frontier": N_("Is it pre-training a 70B+ model from scratch?"),
+}
+
+NOTES = {
+    "custom_inputs_ignored": N_("The custom-model fields are ignored for a catalogue model."),
+    "weights_above_limit": N_("The weights are above the share of VRAM the rule allows."),
+    "kv_does_not_fit": N_("The KV cache for the target does not fit in the memory left."),
+    "weights_do_not_fit": N_("The weights do not fit in the node's usable memory."),
+    "context_exceeds_model_max": N_("The context is longer than the model supports."),
+    "sliding_window_applied": N_("The model's sliding-window attention caps the KV cache."),
+    "mla_kv_cache": N_("This model uses latent attention (MLA): its KV cache is much smaller per token."),
+    "moe_all_experts_resident": N_("All experts of this mixture-of-experts model must be in memory."),
+    "hidden_size_estimated": N_("The hidden size of the custom model is estimated from its parameters."),
+    "fabric_unused_single_node": N_("On one node the fabric between nodes is not used."),
+    "tp_across_nodes": N_("Tensor parallelism spans the nodes: every layer waits on the fabric."),
+    "state_exceeds_gpu_memory": N_("The training state does not fit these GPUs; the projection is theoretical."),
+    "int4_not_for_training": N_("INT4 weights are not usable for training's gradient path."),
+    "add_replicas": N_("Add replicas behind a load balancer; no fabric needed."),
+    "restructure": N_("Below 60 %: restructure (TP inside, PP across) or use fewer nodes."),
+    "pretrain_compute_bound": N_(
+        "Pre-training needs hundreds of GPU-months: most customers should not do it themselves."
+    ),
+    "target_from_requests": N_("The target comes from requests per second × tokens per request."),
+    "multi_node_ops_tax": N_("More than one node adds shared storage, checkpointing, tuning and monitoring work."),
+}
+
+ERRORS = {
+    "required": N_("Enter a value."),
+    "not_a_number": N_("Enter a number, for example {example}."),
+    "not_an_integer": N_("Enter a whole number."),
+    "not_a_boolean": N_("Choose yes or no."),
+    "not_finite": N_("Enter a finite number."),
+    "too_small": N_("Enter at least {min}."),
+    "too_large": N_("Enter at most {max}."),
+    "unknown_choice": N_("Choose one of the listed options."),
+    "unknown_input": N_("This field is not known."),
+    "unknown_calculator": N_("This calculator does not exist."),
+    "invalid_inputs": N_("The inputs could not be read."),
+    "conflicting_inputs": N_("These inputs contradict each other."),
+    "internal_error": N_("The calculation failed. Please report it."),
+}
+
+# Units that CLDR does not cover (it does cover gigabytes, bytes, percentages and days).
+UNITS = {
+    "tokens_per_s": N_("{value} tok/s"),
+    "per_year": N_("{value} per year"),
+    "multiplier": N_("{value}×"),
+    "multiplier_range": N_("{low}–{high}×"),
+}
+
+# Counted units: the plural form follows the number (CLDR plural rules through gettext's Plural-Forms).
+COUNTED = {
+    "gpus": NP_("{value} GPU", "{value} GPUs"),
+    "nodes": NP_("{value} node", "{value} nodes"),
+    "requests": NP_("{value} request", "{value} requests"),
+}
+
+UI = {
+    "result": N_("Result"),
+    "custom_model": N_("Custom model (used when Model is Custom)"),
+    "notes": N_("Notes"),
+    "inputs": N_("Inputs"),
+    "verdict": N_("Verdict:"),
+    "answer_yes": N_("yes"),
+    "answer_no": N_("no"),
+    "state_static": N_("Precomputed for the values shown. Change a value to recompute in your browser."),
+    "state_loading": N_("Loading the calculator…"),
+    "state_ready": N_("Live: results follow your inputs."),
+    "state_error": N_("The live calculator could not start; the precomputed result stays valid."),
+    "stale": N_("This result is for the previous valid inputs."),
+    "figure_vram": N_("VRAM budget: weights {weights_gb}, KV cache {kv_gb}, runtime overhead {overhead_gb}, "
+                      "free {free_gb}, of {vram_gb}; rule lines at 60 % and 70 %."),
+    "legend_weights": N_("Weights"),
+    "legend_kv": N_("KV cache"),
+    "legend_overhead": N_("Runtime overhead"),
+    "legend_free": N_("Free"),
+    "legend_over": N_("Over capacity"),
+    "figure_scaling": N_("Scaling efficiency by number of GPUs and fabric; the dashed line is the 60 % threshold."),
+    "axis_gpus": N_("GPUs"),
+    "axis_efficiency": N_("Efficiency"),
+    "projection": N_("Projection of the scaling model, not measured data. Assumptions: {assumptions}."),
+    "scaling_assumptions": N_("a 70B-class training step, tensor parallel, {mfu} of peak compute per GPU, "
+                              "ring all-reduce at the fabric's bandwidth, no compute/communication overlap"),
+    "table_configuration": N_("Configuration"),
+    "table_fabric": N_("Fabric"),
+    "table_efficiency": N_("Efficiency"),
+    "table_speedup": N_("Speed-up"),
+    "config_one_node": N_("{gpus} × GPU in one box"),
+    "config_nodes": N_("{nodes} nodes × {gpus_per_node} GPUs"),
+    "build_table_caption": N_("GPUs Kentino builds into a single node, from the wiki's GPU catalogue "
+                              "(vendor figures, not measurements)."),
+    "build_gpu": N_("GPU"),
+    "build_memory": N_("Memory per GPU"),
+    "build_node_memory": N_("8-GPU node"),
+    "build_bandwidth": N_("Memory bandwidth"),
+    "build_link": N_("Link"),
+    "build_tflops": N_("Dense BF16"),
+    "tflops": N_("{value} TFLOP/s"),
+    "gb_per_s": N_("{value} GB/s"),
+}

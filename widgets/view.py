@@ -1,0 +1,215 @@
+"""The view of one calculator run: every text a widget shows, localized, as plain JSON-able data.
+
+`view(name, inputs, lang)` is the single function both sides call: the build renders it into the
+static HTML (`wiki/templates/widget.html`), the browser worker returns it to the page, which only
+writes these strings into the elements marked `data-output`. Typed text is parsed here too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import calculators
+from widgets import numbers, strings, svg
+from widgets.messages import plural_text, text
+
+LANGUAGES = ("da", "fr")
+
+# The values a widget shows, in order (the calculators return more; see their README).
+SHOWN = {
+    "vram_fit": ["vram_gb", "weights_gb", "weights_share", "kv_bytes_per_token", "kv_gb", "kv_budget_gb",
+                 "max_concurrency"],
+    "training_memory": ["state_gb", "activations_gb", "total_gb", "vram_gb", "min_gpus"],
+    "scaling": ["efficiency", "speedup", "comm_share", "fabric_penalty"],
+    "decision": ["recommendation", "step", "min_nodes"],
+    "replicas": ["replicas", "capacity_tokens_per_s", "utilization", "cluster_failure_rate", "mtbf_days",
+                 "effort_multiplier"],
+}
+NUMERIC = {"int", "float"}
+
+
+def spec(name: str) -> dict[str, Any]:
+    """The calculator's input/output description from `calculators.CALCULATORS`."""
+    return calculators.CALCULATORS[name]
+
+
+def choice_label(field: str, choice: str, lang: str) -> str:
+    """The text of one option of a choice field (catalogue product names stay as they are)."""
+    if field == "model" and choice in calculators.MODELS:
+        return calculators.MODELS[choice]["name"]
+    if field == "gpu" and choice in calculators.GPUS:
+        return calculators.GPUS[choice]["name"]
+    msgid = strings.CHOICES.get(f"{field}:{choice}") or strings.CHOICES[choice]
+    return text(lang, msgid)
+
+
+def input_value_text(field: dict[str, Any], value: Any, lang: str) -> str:
+    """How a form field shows a value: localized number, or the choice id for selects."""
+    if field["type"] in NUMERIC:
+        return numbers.input_text(value, lang)
+    if field["type"] == "bool":
+        return "true" if value else "false"
+    return str(value)
+
+
+def parse_inputs(name: str, raw: dict[str, Any], lang: str) -> tuple[dict[str, Any], dict[str, dict]]:
+    """Turn typed text into calculator inputs; return (inputs, errors by field).
+
+    Numbers typed in a form arrive as strings and are read in the page's locale; values that are
+    already numbers (build-time presets) pass through for `calculators.run` to validate.
+    """
+    fields = {f["name"]: f for f in spec(name)["inputs"]}
+    inputs: dict[str, Any] = {}
+    errors: dict[str, dict] = {}
+    for key, value in raw.items():
+        field = fields.get(key)
+        if field is None or not isinstance(value, str):
+            inputs[key] = value
+        elif field["type"] in NUMERIC:
+            if not value.strip():
+                errors[key] = {"code": "required", "params": {}}
+                continue
+            try:
+                inputs[key] = numbers.parse(value, lang)
+            except numbers.NotANumber:
+                errors[key] = {"code": "not_a_number", "params": {}}
+        elif field["type"] == "bool":
+            inputs[key] = {"true": True, "false": False}.get(value, value)
+        else:
+            inputs[key] = value
+    return inputs, errors
+
+
+def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], lang: str) -> str:
+    """The catalog's message for an error code, its numbers localized."""
+    msgid = strings.ERRORS.get(code, strings.ERRORS["internal_error"])
+    fmt = {"example": numbers.input_text(1.5, lang)}
+    for bound in ("min", "max"):
+        if bound in params and field is not None:
+            fmt[bound] = input_value_text(field, params[bound], lang)
+    return text(lang, msgid, **{k: v for k, v in fmt.items() if "{" + k + "}" in msgid})
+
+
+def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> str:
+    """Format one output value for display, by its kind and unit in the calculator's spec."""
+    if name == "effort_multiplier":
+        low, high = values["effort_multiplier_min"], values["effort_multiplier_max"]
+        if low == high:
+            return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(low, lang, 1))
+        return text(lang, strings.UNITS["multiplier_range"],
+                    low=numbers.decimal(low, lang, 1), high=numbers.decimal(high, lang, 1))
+    return format_kind(_output(name, values)["kind"], _output(name, values)["unit"], value, lang)
+
+
+def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
+    """Format a value of a given output kind and unit."""
+    if kind == "gb":
+        return numbers.gigabytes(value, lang)
+    if kind == "bytes":
+        return numbers.byte_count(value, lang)
+    if kind == "ratio":
+        return numbers.percent(value, lang)
+    if kind == "bool":
+        return text(lang, strings.CHOICES["true" if value else "false"])
+    if kind == "key":
+        return text(lang, strings.VERDICTS.get(value) or strings.CHOICES[value])
+    if kind == "multiplier":
+        return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(value, lang, 2))
+    if unit == "days":
+        return numbers.days(value, lang)
+    digits = 0 if kind == "count" else 2
+    number = numbers.decimal(value, lang, digits)
+    if unit in strings.COUNTED:
+        return plural_text(lang, strings.COUNTED[unit], int(value), value=number)
+    if unit in strings.UNITS:
+        return text(lang, strings.UNITS[unit], value=number)
+    return number
+
+
+def _output(name: str, values: dict[str, Any]) -> dict[str, Any]:
+    for calc in calculators.CALCULATORS.values():
+        for out in calc["outputs"]:
+            if out["name"] == name:
+                return out
+    raise KeyError(name)
+
+
+def explanation(name: str, result: dict[str, Any], lang: str) -> str:
+    """One sentence that says why the verdict is what it is, from the values."""
+    values, verdict, inputs = result["values"], result["verdict"], result["inputs"]
+    key = verdict
+    if name == "vram_fit" and verdict == "tight":
+        key = "tight_weights" if not values["weights_within_limit"] else "tight_kv"
+    msgid = strings.EXPLANATIONS[(name, key)]
+    fmt = {}
+    for field in _placeholders(msgid):
+        if field == "weights_limit":
+            fmt[field] = numbers.percent(inputs["weights_limit"], lang)
+        elif field in ("concurrency", "context"):
+            fmt[field] = numbers.decimal(inputs[field], lang, 0)
+        elif field == "effort_multiplier":
+            fmt[field] = format_value(field, None, values, lang)
+        elif field in values and _output(field, values)["kind"] == "count":
+            fmt[field] = numbers.decimal(values[field], lang, 0)  # the sentence names the unit itself
+        elif field == "cluster_failure_rate":
+            fmt[field] = numbers.decimal(values[field], lang, 1)
+        elif field in values:
+            fmt[field] = format_value(field, values[field], values, lang)
+        else:
+            fmt[field] = numbers.decimal(inputs[field], lang, 2)
+    return text(lang, msgid, **fmt)
+
+
+def _placeholders(msgid: str) -> list[str]:
+    import string
+
+    return [f for _, f, _, _ in string.Formatter().parse(msgid) if f]
+
+
+def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
+    """The decision flow's steps, each question with its answer, in the page's language."""
+    rows = []
+    for step in result["values"].get("trace", []):
+        answer = strings.UI["answer_yes" if step["answer"] else "answer_no"]
+        rows.append({"step": numbers.decimal(step["step"], lang, 0),
+                     "question": text(lang, strings.QUESTIONS[step["question"]]),
+                     "answer": text(lang, answer)})
+    return rows
+
+
+def view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Everything a widget shows for these inputs in `lang`, as JSON-able data. Never raises."""
+    try:
+        return _view(name, raw_inputs, lang)
+    except Exception:  # noqa: BLE001 - a widget shows a message, the page never breaks
+        return {"calculator": name, "lang": lang, "ok": False,
+                "errors": {"": text(lang, strings.ERRORS["internal_error"])}}
+
+
+def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
+    inputs, parse_errors = parse_inputs(name, raw_inputs, lang)
+    result = calculators.run(name, inputs)
+    fields = {f["name"]: f for f in spec(name)["inputs"]} if name in calculators.CALCULATORS else {}
+    errors = {key: error_text(fields.get(key), err["code"], err["params"], lang) for key, err in parse_errors.items()}
+    if not result["ok"]:
+        for err in result["errors"]:
+            key = err["field"] or ""
+            if key not in errors:
+                errors[key] = error_text(fields.get(key), err["code"], err["params"], lang)
+    if errors:
+        return {"calculator": name, "lang": lang, "ok": False, "errors": errors}
+    values = result["values"]
+    return {
+        "calculator": name,
+        "lang": lang,
+        "ok": True,
+        "inputs": {key: input_value_text(fields[key], value, lang) for key, value in result["inputs"].items()},
+        "outputs": {key: format_value(key, values.get(key), values, lang) for key in SHOWN[name]},
+        "verdict": result["verdict"],
+        "verdict_text": format_kind("key", None, result["verdict"], lang) if result["verdict"] else "",
+        "explanation": explanation(name, result, lang),
+        "notes": [text(lang, strings.NOTES[n["code"]]) for n in result["notes"] if n["code"] in strings.NOTES],
+        "trace": trace(result, lang),
+        "figure": svg.figure(name, result, lang),
+        "errors": {},
+    }

@@ -1,0 +1,102 @@
+"""The gettext catalogs in `i18n/`: check them and compile them for the widgets (build and browser).
+
+`check()` returns plain-English problems (file:line) for an editor: a msgid used by the code but
+missing from the template or a language, an empty or fuzzy translation, placeholders that differ.
+`compile_all()` writes `widgets/locales/<lang>/LC_MESSAGES/messages.mo`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from widgets import strings
+from widgets.messages import DOMAIN, LOCALE_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+I18N = ROOT / "i18n"
+TEMPLATE = I18N / f"{DOMAIN}.pot"
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+
+
+def po_path(lang: str) -> Path:
+    """Where the catalog of `lang` lives."""
+    return I18N / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read(path: Path, lang: str | None = None) -> Catalog:
+    """Parse a .po or .pot file."""
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+def used_msgids() -> set[str]:
+    """Every msgid the widgets can show (the tables of `widgets.strings`; a plural pair by its singular)."""
+    tables = [value for key, value in vars(strings).items() if key.isupper() and isinstance(value, dict)]
+    ids = set()
+    for table in tables:
+        for msgid in table.values():
+            if isinstance(msgid, tuple):
+                ids.add(msgid[0])
+            elif isinstance(msgid, str):
+                ids.add(msgid)
+    return ids
+
+
+def _singular(msgid: str | tuple[str, ...]) -> str:
+    return msgid[0] if isinstance(msgid, tuple) else msgid
+
+
+def _forms(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    return value if isinstance(value, tuple) else (value,)
+
+
+def check(langs: tuple[str, ...]) -> list[str]:
+    """Problems with the template and the catalogs of `langs`, one readable line each."""
+    problems = []
+    template = read(TEMPLATE)
+    template_ids = {_singular(m.id) for m in template if m.id}
+    for msgid in sorted(used_msgids() - template_ids):
+        problems.append(f"{TEMPLATE.relative_to(ROOT)}: msgid {msgid!r} is used by the code but missing: "
+                        "run `python3 build.py catalogs`")
+    for lang in langs:
+        path = po_path(lang)
+        if not path.exists():
+            problems.append(f"{path.relative_to(ROOT)}: missing catalog for {lang!r}")
+            continue
+        catalog = read(path, lang)
+        rel = path.relative_to(ROOT)
+        present = {_singular(m.id) for m in catalog if m.id}
+        for msgid in sorted(template_ids - present):
+            problems.append(f"{rel}: msgid {msgid!r} is not in this catalog: run `python3 build.py catalogs`")
+        for message in catalog:
+            if not message.id:
+                continue
+            line, msgid = message.lineno, _singular(message.id)
+            if message.fuzzy:
+                problems.append(f"{rel}:{line}: translation of {msgid!r} is marked fuzzy: check it and "
+                                "remove the flag")
+            wanted = set(PLACEHOLDER.findall(msgid))
+            for form in _forms(message.string):
+                if not form:
+                    problems.append(f"{rel}:{line}: {msgid!r} is not translated")
+                elif set(PLACEHOLDER.findall(form)) != wanted:
+                    problems.append(f"{rel}:{line}: placeholders differ: {sorted(wanted)} in the msgid, "
+                                    f"{sorted(PLACEHOLDER.findall(form))} in the translation {form!r}")
+    return problems
+
+
+def compile_all(langs: tuple[str, ...], target: Path = LOCALE_DIR) -> list[Path]:
+    """Compile each language's .po into `target/<lang>/LC_MESSAGES/messages.mo`; return the paths."""
+    written = []
+    for lang in langs:
+        out = target / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("wb") as handle:
+            write_mo(handle, read(po_path(lang), lang))
+        written.append(out)
+    return written

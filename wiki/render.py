@@ -1,0 +1,91 @@
+"""Render widgets and tables to HTML at build time with Jinja2 (templates in `wiki/templates/`).
+
+The texts come from `widgets.view` (one function for build and browser); the templates add the form,
+generated from `calculators.CALCULATORS`, and the labels, through Jinja2's i18n extension.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+import calculators
+from widgets import numbers, strings
+from widgets.messages import text, translations
+from widgets.view import choice_label, input_value_text, view
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+# Inter-node fabrics in the order of the article (fast to slow).
+BUILD_TABLE_GPUS = ("rtx-pro-6000", "rtx-5090", "l40s", "l4")
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """A Jinja2 environment whose `_()` translates into `lang` from the compiled catalog."""
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
+                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
+    # Old-style gettext: no %-formatting of msgids (they contain "60 %"); placeholders use str.format.
+    env.install_gettext_translations(translations(lang), newstyle=False)
+    env.globals.update(strings=strings, choice_label=choice_label)
+    return env
+
+
+def one_block(html: str) -> str:
+    """Drop blank lines so Markdown keeps the HTML as one raw block."""
+    return "\n".join(line for line in html.split("\n") if line.strip())
+
+
+def fields(name: str, shown: dict[str, str], lang: str) -> list[dict[str, Any]]:
+    """The form fields of a calculator, from its spec, each with the text it shows.
+
+    `shown` is the view's normalized inputs as text; the fields it leaves out (the custom-model shape
+    while a catalogue model is chosen) show their defaults.
+    """
+    return [{**spec, "text": shown.get(spec["name"]) or input_value_text(spec, spec["default"], lang)}
+            for spec in calculators.CALCULATORS[name]["inputs"]]
+
+
+def widget(name: str, presets: dict[str, Any], lang: str, widget_id: str) -> str:
+    """The prerendered widget of one embed: form, result, verdict, explanation, picture."""
+    model = view(name, presets, lang)
+    if not model["ok"]:
+        raise ValueError(f"{name} {presets}: {model['errors']}")
+    html = environment(lang).get_template("widget.html").render(
+        name=name, id=widget_id, lang=lang, view=model, fields=fields(name, model["inputs"], lang),
+        output_labels=[(key, strings.OUTPUTS[key]) for key in model["outputs"]],
+    )
+    return one_block(html)
+
+
+def table(name: str, lang: str, table_id: str) -> str:
+    """One of the article's tables filled from the calculators: `scaling_efficiency` or `single_node_build`."""
+    env = environment(lang)
+    if name == "scaling_efficiency":
+        rows = []
+        for row in calculators.table({}):
+            config = (strings.UI["config_one_node"], {"gpus": numbers.decimal(row["gpus"], lang, 0)}) \
+                if row["nodes"] == 1 else (strings.UI["config_nodes"], {
+                    "nodes": numbers.decimal(row["nodes"], lang, 0),
+                    "gpus_per_node": numbers.decimal(row["gpus_per_node"], lang, 0)})
+            rows.append({"config": config, "fabric": choice_label("fabric", row["fabric"], lang),
+                         "efficiency": numbers.percent(row["efficiency"], lang, 0),
+                         "speedup": text(lang, strings.UNITS["multiplier"],
+                                         value=numbers.decimal(row["speedup"], lang, 1)),
+                         "below": row["below_threshold"]})
+        defaults = calculators.run("scaling", {})["inputs"]
+        assumptions = text(lang, strings.UI["scaling_assumptions"], mfu=numbers.percent(defaults["mfu"], lang))
+        html = env.get_template("scaling_table.html").render(id=table_id, rows=rows, assumptions=assumptions)
+    else:
+        rows = []
+        for gpu_id in BUILD_TABLE_GPUS:
+            gpu = calculators.GPUS[gpu_id]
+            rows.append({"name": gpu["name"], "memory": numbers.gigabytes(gpu["memory_gb"], lang),
+                         "node": numbers.gigabytes(8 * gpu["memory_gb"], lang),
+                         "bandwidth": numbers.decimal(gpu["memory_bandwidth_gbs"], lang, 0),
+                         "link": gpu["link_name"],
+                         "tflops": numbers.decimal(gpu["bf16_tflops"], lang, 0)})
+        html = env.get_template("build_table.html").render(id=table_id, rows=rows)
+    return one_block(html)
