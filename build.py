@@ -4,6 +4,7 @@
     python3 build.py serve    set up, build, serve on http://127.0.0.1:8000 with reload
     python3 build.py build    set up, write the site to site/
     python3 build.py test     set up (Chromium included), then the whole test suite
+    python3 build.py check    set up, then check both languages, the catalogs, the numbers and the links (as CI)
     python3 build.py catalogs extract UI strings into i18n/messages.pot and update the da/fr catalogs
     python3 build.py lock     re-resolve requirements.in into requirements.lock (maintainers)
 
@@ -23,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 LOCK = ROOT / "requirements.lock"
+NPM_LOCK = ROOT / "package-lock.json"
 SITE = ROOT / "site"
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 MIN_PYTHON = (3, 11)
@@ -71,6 +73,34 @@ def ensure_venv() -> None:
     stamp.write_text(wanted)
 
 
+def apt_install(*packages: str) -> None:
+    """Install Debian packages non-interactively (only as root, where apt-get exists)."""
+    env = {"DEBIAN_FRONTEND": "noninteractive"}
+    run(["apt-get", "update", "-qq"], env=env, stdin=subprocess.DEVNULL)
+    run(["apt-get", "install", "-y", "-qq", *packages], env=env, stdin=subprocess.DEVNULL)
+
+
+def can_apt() -> bool:
+    """True where missing system packages can be installed here (root with apt-get, as in CI)."""
+    return bool(shutil.which("apt-get")) and os.geteuid() == 0
+
+
+def ensure_node_modules() -> None:
+    """`npm ci` from package-lock.json (exact versions: Pyodide) when it changed; Node.js if missing."""
+    if not shutil.which("npm"):
+        if not can_apt():
+            sys.exit("Node.js and npm are needed (the browser runtime comes from npm): install `nodejs` and `npm`.")
+        log("installing Debian's nodejs and npm")
+        apt_install("nodejs", "npm")
+    stamp = ROOT / "node_modules" / ".package-lock.sha256"
+    wanted = digest(NPM_LOCK)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    log("installing locked npm dependencies (npm ci)")
+    run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], stdin=subprocess.DEVNULL)
+    stamp.write_text(wanted)
+
+
 def find_chromium() -> str | None:
     """Return the Chromium executable the browser tests drive, if installed."""
     configured = os.environ.get("CHROMIUM")
@@ -84,11 +114,9 @@ def ensure_chromium() -> str:
     found = find_chromium()
     if found:
         return found
-    if shutil.which("apt-get") and os.geteuid() == 0:
+    if can_apt():
         log("installing Debian's chromium for the browser tests")
-        env = {"DEBIAN_FRONTEND": "noninteractive"}
-        run(["apt-get", "update", "-qq"], env=env, stdin=subprocess.DEVNULL)
-        run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, stdin=subprocess.DEVNULL)
+        apt_install("chromium")
         found = find_chromium()
     if not found:
         sys.exit("Chromium is needed for the browser tests: install Debian's `chromium` package "
@@ -97,7 +125,7 @@ def ensure_chromium() -> str:
 
 
 def setup() -> None:
-    """Everything the site build needs: the virtual environment with locked dependencies."""
+    """Everything the site build needs: locked Python packages (.venv) and npm packages (node_modules)."""
     ensure_venv()
 
 
@@ -125,6 +153,13 @@ def cmd_test(args: argparse.Namespace) -> None:
     setup()
     chromium = ensure_chromium()
     run([str(venv_bin("python")), "-m", "pytest", *args.pytest_args], env={"CHROMIUM": chromium})
+
+
+def cmd_check(_: argparse.Namespace) -> None:
+    """Set up, then run every check of wiki/checks (strict build, parity, numbers, claims, catalogs, links)."""
+    setup()
+    run([str(venv_bin("python")), "-m", "wiki.checks"])
+    log("check passed: both languages, the catalogs, the numbers and the links agree")
 
 
 def cmd_catalogs(_: argparse.Namespace) -> None:
@@ -157,6 +192,7 @@ def parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
     test = sub.add_parser("test", help="run the whole test suite")
     test.set_defaults(func=cmd_test)
+    sub.add_parser("check", help="check languages, catalogs, numbers, claims, links").set_defaults(func=cmd_check)
     sub.add_parser("catalogs", help="extract and update the gettext catalogs").set_defaults(func=cmd_catalogs)
     sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
     return top

@@ -328,3 +328,8 @@ UI = {
     "tflops": N_("{value} TFLOP/s"),
     "gb_per_s": N_("{value} GB/s"),
 }
+
+# Page notices the build writes (wiki/hooks.py), not a widget: a page shown before it is translated.
+PAGES = {
+    "untranslated": N_("This page is not translated yet: you are reading the original version."),
+}

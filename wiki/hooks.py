@@ -16,6 +16,7 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
 from wiki import catalogs  # noqa: E402
+from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import patch_site  # noqa: E402
 from wiki.search_index import write_split_indexes  # noqa: E402
@@ -45,14 +46,24 @@ def on_config(config: MkDocsConfig) -> None:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """Replace calculator embeds with their prerendered widgets, in the page's language."""
+    """Replace calculator embeds with their prerendered widgets, in the page's language.
+
+    A page shown in a language it is not written in (static-i18n's fallback to the default language)
+    gets the localized "not yet translated" notice, and its edit button opens the file that exists.
+    """
     default, _others = _languages(config)
     lang = getattr(page.file, "locale", None) or default
     first_line = body_start_line(page.file.content_string)
     try:
-        return render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
+        markdown = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
     except EmbedError as error:
         raise PluginError(f"Broken calculator embed: {error}") from None
+    building = config.plugins["i18n"].current_language or default
+    if lang != building:
+        markdown = untranslated.with_notice(markdown, building)
+        if config.repo_url and config.edit_uri:
+            page.edit_url = untranslated.edit_url(config.repo_url, config.edit_uri, page.file.src_uri)
+    return markdown
 
 
 @event_priority(-200)  # after static-i18n (-100) has built every language and merged the index

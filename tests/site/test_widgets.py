@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 import calculators
 from tests.conftest import ROOT, build_site
+from tests.support.project import copy_project
 from tests.support.html import Page
 from wiki.catalogs import check
 from wiki.embed import find_embeds
@@ -115,9 +115,7 @@ def test_catalogs_are_complete() -> None:
     ("```calculator vram_fit\ngpus: many\n```", "docs/scale-out.fr.md:{line}: vram_fit: input 'gpus': not_a_number"),
 ])
 def test_a_broken_embed_fails_the_build_with_page_and_line(tmp_path: Path, block: str, message: str) -> None:
-    for name in ("docs", "overrides", "wiki", "i18n", "widgets", "calculators"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    copy_project(tmp_path)
     page = tmp_path / "docs" / "scale-out.fr.md"
     text = page.read_text(encoding="utf-8")
     line = text.count("\n") + 2

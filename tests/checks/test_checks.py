@@ -1,0 +1,101 @@
+"""The checks of `python3 build.py check`: each fixture under fixtures/ holds one problem and gives exactly one finding.
+
+A fixture is a small site (`docs/`, maybe `claims.yml`, or an already built `site/`) with a `case.yml`:
+
+    checker: parity          # which check runs (a name of `python -m wiki.checks`), or `all`
+    build: true              # build the fixture with the repository's mkdocs.yml, theme and hooks first
+    catalog: {lang: fr, msgid: Nodes, msgstr: ""}   # catalogs: an edit of a copy of the real i18n/
+    findings:                # exactly what the check prints, in order ({line}: the edited msgid's line)
+      - "docs/article.md:12: parity: ..."
+
+The last test runs every check on this repository: the real site has no finding.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.checks.projects import FIXTURES, buildable
+from tests.conftest import ROOT
+from wiki import catalogs as catalog_module
+from wiki.checks import Finding, run_all, site_checkers, source_checkers, strict_build
+from wiki.checks.project import Project
+
+CASES = sorted(path for path in FIXTURES.iterdir() if (path / "case.yml").exists())
+
+
+def edit_catalog(i18n: Path, edit: dict) -> int:
+    """Change one entry of a copy of the catalogs; return the line of its msgid."""
+    path = i18n / edit["lang"] / "LC_MESSAGES" / "messages.po"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    index = lines.index(f"msgid {json.dumps(edit['msgid'], ensure_ascii=False)}")
+    if "msgstr" in edit:
+        lines[index + 1] = f"msgstr {json.dumps(edit['msgstr'], ensure_ascii=False)}"
+    if edit.get("fuzzy"):
+        if lines[index - 1].startswith("#,"):
+            lines[index - 1] += ", fuzzy"
+        else:
+            lines.insert(index, "#, fuzzy")
+            index += 1
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return index + 1
+
+
+def run_case(case: Path, spec: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Finding], dict]:
+    """The findings of the fixture's checker, and the values to fill into the expected lines."""
+    checker, fill = spec["checker"], {}
+    if "catalog" in spec:
+        i18n = tmp_path / "i18n"
+        shutil.copytree(ROOT / "i18n", i18n, ignore=shutil.ignore_patterns("*.mo"))
+        fill["line"] = edit_catalog(i18n, spec["catalog"])
+        monkeypatch.setattr(catalog_module, "ROOT", tmp_path)
+        monkeypatch.setattr(catalog_module, "I18N", i18n)
+        monkeypatch.setattr(catalog_module, "TEMPLATE", i18n / "messages.pot")
+    project = buildable(case, tmp_path / "project") if spec.get("build") else Project(root=case)
+    if checker == "all":
+        return run_all(project), fill
+    if checker in source_checkers():
+        return source_checkers()[checker](project), fill
+    site = case / "site"
+    if spec.get("build"):
+        site = tmp_path / "site"
+        built = strict_build.check(project, site)
+        if checker == "build" or built:
+            return built, fill
+    return site_checkers()[checker](project, site), fill
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_fixture_gives_exactly_the_expected_findings(case: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = yaml.safe_load((case / "case.yml").read_text(encoding="utf-8"))
+    findings, fill = run_case(case, spec, tmp_path, monkeypatch)
+    expected = [line.replace("{line}", str(fill.get("line"))) for line in spec["findings"] or []]
+    assert [str(finding) for finding in findings] == expected
+
+
+def test_a_finding_in_one_language_names_the_other_location() -> None:
+    project = Project(root=FIXTURES / "parity-number-changed-in-one-language")
+    (finding,) = source_checkers()["parity"](project)
+    assert (finding.where, finding.other) == ("docs/article.md:12", "docs/article.fr.md:12")
+
+
+def test_an_untranslated_page_shows_the_notice_in_the_readers_language(tmp_path: Path) -> None:
+    project = buildable(FIXTURES / "untranslated-pending-page-shows-notice", tmp_path / "project")
+    assert strict_build.check(project, tmp_path / "site") == []
+    french = (tmp_path / "site" / "fr" / "other" / "index.html").read_text(encoding="utf-8")
+    assert "Cette page n&#x27;est pas encore traduite" in french
+    assert 'href="https://github.com/kentino/kentino-wiki/edit/main/docs/other.md"' in french
+    danish = (tmp_path / "site" / "other" / "index.html").read_text(encoding="utf-8")
+    assert "kw-untranslated" not in danish
+    translated = (tmp_path / "site" / "fr" / "article" / "index.html").read_text(encoding="utf-8")
+    assert "kw-untranslated" not in translated
+
+
+def test_the_real_repository_has_no_finding() -> None:
+    assert [str(finding) for finding in run_all()] == []

@@ -1,0 +1,91 @@
+"""`python3 build.py check`: one command that keeps both languages, the catalogs and the numbers in agreement.
+
+Each checker is a small module with a `check(...) -> list[Finding]` function:
+
+- `catalogs`: the gettext catalogs: every msgid translated in every language, none fuzzy, same placeholders;
+- `parity`: every page in both languages; the same headings and anchor ids; per section, the same
+  calculators with the same presets and the same numbers once read in each locale;
+- `numbers_lint`: numbers in Danish and French prose written as those readers read them (`2.000`, `1,5`);
+- `claims`: `claims.yml`, each numeric claim still in the prose and reproduced by its calculator;
+- `strict_build`: `mkdocs build --strict` of both languages, into a temporary folder;
+- `links`: every internal link and `#anchor` of the built site resolves, no third-party resource;
+- `untranslated`: a page not translated yet shows the localized notice, its edit button a file that exists.
+
+`run_all()` runs them all (the built-site checkers on the one strict build) and returns the findings;
+`python -m wiki.checks` prints them as `path:line: checker: message` and exits 1 when there is any.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from wiki.checks.project import Project
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing out of step: where (`file`, `line`), what to do (`message`), and the other place involved."""
+
+    check: str
+    file: str
+    line: int | None
+    message: str
+    other: str | None = None  # "path:line" of the counterpart (the other language, the ledger entry)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.check}: {self.message}"
+
+
+def source_checkers() -> dict[str, Callable[[Project], list[Finding]]]:
+    """The checkers that read the sources only, by name, in the order they run."""
+    from wiki.checks import catalogs, claims, numbers_lint, parity
+
+    return {"catalogs": catalogs.check, "parity": parity.check, "numbers": numbers_lint.check,
+            "claims": claims.check}
+
+
+def site_checkers() -> dict[str, Callable[[Project, Path], list[Finding]]]:
+    """The checkers that read the built site, by name."""
+    from wiki.checks import links, untranslated
+
+    return {"links": links.check, "untranslated": untranslated.check}
+
+
+def unique(findings: Iterable[Finding]) -> list[Finding]:
+    """Drop repeats (the strict build repeats what the catalog check already said), keeping the order."""
+    seen, kept = set(), []
+    for finding in findings:
+        key = (finding.file, finding.line, finding.message)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+    return kept
+
+
+def run_all(project: Project | None = None, only: Iterable[str] = ()) -> list[Finding]:
+    """Every check (or the ones named in `only`) on `project` (default: this repository)."""
+    from wiki.checks import strict_build
+
+    project = project or Project()
+    wanted = set(only)
+    findings: list[Finding] = []
+    for name, checker in source_checkers().items():
+        if not wanted or name in wanted:
+            findings += checker(project)
+    built = site_checkers()
+    if not wanted or wanted & {"build", *built}:
+        with tempfile.TemporaryDirectory(prefix="kentino-check-") as site:
+            build_findings = strict_build.check(project, Path(site))
+            findings += build_findings
+            if not build_findings:
+                for name, checker in built.items():
+                    if not wanted or name in wanted:
+                        findings += checker(project, Path(site))
+    return unique(findings)
