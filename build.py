@@ -127,6 +127,7 @@ def ensure_chromium() -> str:
 def setup() -> None:
     """Everything the site build needs: locked Python packages (.venv) and npm packages (node_modules)."""
     ensure_venv()
+    ensure_node_modules()
 
 
 def mkdocs(*args: str) -> None:

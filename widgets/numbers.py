@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
+from functools import lru_cache
 
 from babel import Locale
 from babel.numbers import NumberFormatError, format_decimal, get_decimal_symbol, parse_decimal, parse_pattern
@@ -19,6 +20,7 @@ class NotANumber(ValueError):
     """Typed text that is not a number in the page's locale."""
 
 
+@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def decimal(value: float | int, lang: str, digits: int = 2) -> str:
     """A plain number, grouped per CLDR, with at most `digits` decimals (`1.234,5`, `1 234,5`)."""
     pattern = parse_pattern(Locale.parse(lang).decimal_formats[None].pattern)
@@ -26,6 +28,7 @@ def decimal(value: float | int, lang: str, digits: int = 2) -> str:
     return pattern.apply(value, lang)
 
 
+@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def percent(ratio: float, lang: str, digits: int = 1) -> str:
     """A ratio as a CLDR percentage with at most `digits` decimals (`52,8 %`, `52,8 %`)."""
     pattern = parse_pattern(Locale.parse(lang).percent_formats[None].pattern)
@@ -33,6 +36,7 @@ def percent(ratio: float, lang: str, digits: int = 1) -> str:
     return pattern.apply(ratio, lang)
 
 
+@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def gigabytes(value: float, lang: str) -> str:
     """Gigabytes with CLDR's short unit (`768 GB`, `768 Go`), one decimal below 100 GB."""
     digits = 0 if abs(value) >= 100 else 1
@@ -40,11 +44,13 @@ def gigabytes(value: float, lang: str) -> str:
                        format=_decimal_format(lang, digits))
 
 
+@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def byte_count(value: int, lang: str) -> str:
     """Bytes with CLDR's short unit (`516.096 B`, `516 096 o`)."""
     return format_unit(value, "digital-byte", length="short", locale=lang)
 
 
+@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def days(value: float, lang: str) -> str:
     """A duration in whole days with CLDR's long unit (`130 dage`, `130 jours`)."""
     return format_unit(round(value), "duration-day", length="long", locale=lang)

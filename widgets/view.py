@@ -63,6 +63,8 @@ def parse_inputs(name: str, raw: dict[str, Any], lang: str) -> tuple[dict[str, A
     errors: dict[str, dict] = {}
     for key, value in raw.items():
         field = fields.get(key)
+        if field and field["group"] == "custom_model" and raw.get("model") != "custom":
+            continue  # a form always carries the custom-model fields; they count only for a custom model
         if field is None or not isinstance(value, str):
             inputs[key] = value
         elif field["type"] in NUMERIC:

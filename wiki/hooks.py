@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from wiki import catalogs  # noqa: E402
+from wiki import catalogs, runtime  # noqa: E402
 from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import patch_site  # noqa: E402
@@ -43,6 +43,12 @@ def on_config(config: MkDocsConfig) -> None:
     if problems:
         raise PluginError("The translation catalogs are not complete:\n  " + "\n  ".join(problems))
     catalogs.compile_all(langs)
+    try:
+        prepared = runtime.prepare()
+    except (runtime.RuntimeError_, OSError) as error:
+        raise PluginError(f"The live calculators' runtime could not be prepared: {error}") from None
+    config.extra["kw_runtime"] = prepared.page_config()
+    config.extra["kw_runtime_prepared"] = prepared
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
@@ -74,3 +80,4 @@ def on_post_build(config: MkDocsConfig) -> None:
     write_split_indexes(root, default, others)
     rewrite_sitemap(root, default)
     patch_site(root)
+    runtime.install(config.extra["kw_runtime_prepared"], root)

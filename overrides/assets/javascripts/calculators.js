@@ -1,0 +1,233 @@
+// Live calculators: the prerendered widgets recompute in the reader's browser.
+// The math and every text come from Python (calculators + widgets) running in Pyodide inside one
+// module Web Worker per page, started on the first sign of interest in a widget. This file only
+// moves form values to the worker and writes the strings it returns into the [data-output] elements.
+
+const BOOT_TIMEOUT_MS = 20000;
+const widgets = [...document.querySelectorAll("[data-calculator]")];
+let worker = null;
+let booted = null;
+let nextId = 1;
+const pending = new Map();
+
+function siteBase() {
+  // Material's page config holds the relative path to the site root ("." / ".." / "../fr/" ...).
+  const config = JSON.parse(document.getElementById("__config")?.textContent || "{}");
+  const base = new URL(config.base || ".", location.href);
+  const lang = document.documentElement.lang;
+  // French pages point config.base at /fr/ for their search index; the runtime lives at the root.
+  return lang !== "da" && base.pathname.endsWith(`/${lang}/`) ? new URL("../", base) : base;
+}
+
+function setState(widget, state) {
+  widget.dataset.state = state;
+  const status = widget.querySelector("[data-status]");
+  const text = status?.dataset[`text${state[0].toUpperCase()}${state.slice(1)}`];
+  if (status && text) status.textContent = text;
+}
+
+function startWorker() {
+  if (booted) return booted;
+  for (const widget of widgets) setState(widget, "loading");
+  const root = siteBase();
+  booted = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("boot timeout")), BOOT_TIMEOUT_MS);
+    try {
+      worker = new Worker(new URL("assets/javascripts/calculator-worker.js", root), { type: "module" });
+    } catch (error) {
+      clearTimeout(timer);
+      reject(error);
+      return;
+    }
+    worker.onmessage = ({ data }) => {
+      if (data.type === "ready") {
+        clearTimeout(timer);
+        resolve();
+      } else if (data.type === "boot-error") {
+        clearTimeout(timer);
+        reject(new Error(data.message));
+      } else if (data.type === "view") {
+        const request = pending.get(data.id);
+        pending.delete(data.id);
+        if (data.view) request?.resolve(data.view);
+        else request?.reject(new Error(data.error));
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      clearTimeout(timer);
+      reject(new Error(event.message || "worker error"));
+      failAll();
+    };
+    // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
+    const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
+    const url = (path) => new URL(path, root).href;
+    worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), lock: url(runtime.lock),
+      snapshot: url(runtime.snapshot) });
+  });
+  booted.then(
+    () => widgets.forEach((widget) => setState(widget, "ready")),
+    () => { widgets.forEach((widget) => setState(widget, "error")); worker?.terminate(); },
+  );
+  return booted;
+}
+
+function failAll() {
+  for (const { reject } of pending.values()) reject(new Error("worker stopped"));
+  pending.clear();
+}
+
+function ask(name, inputs, lang) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ type: "view", id, name, inputs, lang });
+  });
+}
+
+function formValues(widget) {
+  const values = {};
+  for (const field of widget.querySelectorAll("form [name]")) values[field.name] = field.value;
+  return values;
+}
+
+function setList(element, items, render) {
+  if (!element) return;
+  element.replaceChildren(...items.map(render));
+}
+
+function li(text) {
+  const item = document.createElement("li");
+  item.textContent = text;
+  return item;
+}
+
+function traceItem(row) {
+  const item = document.createElement("li");
+  const question = document.createElement("span");
+  question.className = "kw-calc__question";
+  question.textContent = row.question;
+  const answer = document.createElement("strong");
+  answer.className = "kw-calc__answer";
+  answer.textContent = row.answer;
+  item.append(question, " ", answer);
+  return item;
+}
+
+function showErrors(widget, errors) {
+  for (const slot of widget.querySelectorAll("[data-error-for]")) {
+    const message = errors[slot.dataset.errorFor];
+    slot.textContent = message || "";
+    slot.hidden = !message;
+    const field = slot.closest(".kw-field");
+    const control = field?.querySelector("[name]");
+    if (message) {
+      field.dataset.invalid = "";
+      control?.setAttribute("aria-invalid", "true");
+    } else {
+      delete field?.dataset.invalid;
+      control?.removeAttribute("aria-invalid");
+    }
+  }
+}
+
+function apply(widget, view) {
+  const status = widget.querySelector("[data-status]");
+  if (!view.ok) {
+    showErrors(widget, view.errors);
+    widget.dataset.stale = "";
+    if (status) status.textContent = status.dataset.stale;
+    return;
+  }
+  showErrors(widget, {});
+  delete widget.dataset.stale;
+  const out = (key) => widget.querySelector(`[data-output="${key}"]`);
+  for (const [key, text] of Object.entries(view.outputs)) {
+    const element = out(key);
+    if (element) element.textContent = text;
+  }
+  const verdict = out("verdict");
+  if (verdict) {
+    verdict.textContent = view.verdict_text;
+    verdict.dataset.verdict = view.verdict;
+  }
+  const explanation = out("explanation");
+  if (explanation) explanation.textContent = view.explanation;
+  setList(out("notes"), view.notes, li);
+  setList(out("trace"), view.trace, traceItem);
+  const figure = out("figure");
+  // The SVG string is built by widgets/svg.py, which escapes every text it draws.
+  if (figure) figure.innerHTML = view.figure;
+  if (status) status.textContent = status.dataset.textReady;
+}
+
+async function recompute(widget) {
+  try {
+    await startWorker();
+  } catch {
+    return;
+  }
+  const name = widget.dataset.calculator;
+  const lang = widget.dataset.lang;
+  const values = formValues(widget);
+  try {
+    const view = await ask(name, values, lang);
+    // Only the latest request of a widget may write its result.
+    if (JSON.stringify(formValues(widget)) !== JSON.stringify(values)) return;
+    apply(widget, view);
+    if (view.ok) writeFragment(widget, values);
+  } catch {
+    setState(widget, "error");
+  }
+}
+
+// "#<widget id>/name=value;name=value": the reader's numbers, shareable; restored on load.
+function writeFragment(widget, values) {
+  const defaults = JSON.parse(widget.dataset.defaults || "{}");
+  const changed = Object.entries(values).filter(([key, value]) => defaults[key] !== value);
+  const fragment = changed.length
+    ? `#${widget.id}/${changed.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join(";")}`
+    : "";
+  if (fragment && location.hash !== fragment) history.replaceState(null, "", fragment);
+}
+
+function readFragment() {
+  const match = /^#([\w-]+)\/(.+)$/.exec(location.hash);
+  if (!match) return null;
+  const widget = document.getElementById(match[1]);
+  if (!widget || !widget.matches("[data-calculator]")) return null;
+  for (const pair of match[2].split(";")) {
+    const [rawKey, rawValue = ""] = pair.split("=");
+    let key, value;
+    try {
+      key = decodeURIComponent(rawKey);
+      value = decodeURIComponent(rawValue).slice(0, 100);
+    } catch {
+      continue;
+    }
+    const field = [...widget.querySelectorAll("form [name]")].find((f) => f.name === key);
+    if (!field) continue;
+    if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) continue;
+    field.value = value;
+  }
+  return widget;
+}
+
+for (const widget of widgets) {
+  widget.dataset.defaults = JSON.stringify(formValues(widget));
+  const form = widget.querySelector("form");
+  form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("input", () => recompute(widget));
+  form.addEventListener("change", () => recompute(widget));
+  for (const type of ["focusin", "pointerenter", "touchstart"]) {
+    widget.addEventListener(type, () => startWorker().catch(() => {}), { once: true, passive: true });
+  }
+}
+
+const shared = readFragment();
+if (shared) {
+  shared.scrollIntoView();
+  recompute(shared);
+}
+
+export { startWorker, recompute };

@@ -1,0 +1,200 @@
+"""Live calculators in headless Chromium: the same Python recomputes in the page, through Pyodide."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.site.test_browser import only_local
+from widgets import view
+
+pytestmark = pytest.mark.browser
+
+ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
+NNBSP = "\u202f"
+# One change per calculator: (field, typed value per language).
+CHANGES = {
+    "vram_fit": ("gpus", {"da": "16", "fr": "16"}),
+    "training_memory": ("method", {"da": "lora", "fr": "lora"}),
+    "replicas": ("target_tokens_per_s", {"da": "5.000,5", "fr": f"5{NNBSP}000,5"}),
+    "scaling": ("fabric", {"da": "eth-25", "fr": "eth-25"}),
+    "decision": ("model", {"da": "llama-3.1-70b", "fr": "llama-3.1-70b"}),
+}
+GARBAGE = ["abc", "-1", "1e999", "", "1.2.3", "<img src=x onerror=alert(1)>"]
+
+
+@pytest.fixture
+def live(page, server):
+    """Open an article, start the worker from a widget, and collect console errors."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def open_live(lang: str, path: str | None = None):
+        page.goto(server.url + (path or ARTICLE[lang]))
+        page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+        page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'ready'",
+                               timeout=60000)
+        return page
+
+    open_live.errors = errors
+    return open_live
+
+
+def widget(page, name: str):
+    return page.locator(f'[data-calculator="{name}"]')
+
+
+def form_values(page, name: str) -> dict[str, str]:
+    return page.evaluate("""(name) => Object.fromEntries([...document.querySelectorAll(
+        `[data-calculator="${name}"] form [name]`)].map((f) => [f.name, f.value]))""", name)
+
+
+def set_value(page, name: str, field: str, value: str) -> None:
+    control = widget(page, name).locator(f'[name="{field}"]')
+    if control.evaluate("(e) => e.tagName") == "SELECT":
+        control.select_option(value)
+    else:
+        control.fill(value)
+
+
+def wait_for_output(page, name: str, key: str, text: str) -> None:
+    page.wait_for_function(
+        """([name, key, text]) => document.querySelector(`[data-calculator="${name}"] [data-output="${key}"]`)
+            .textContent === text""", arg=[name, key, text], timeout=10000)
+
+
+@pytest.mark.parametrize("lang", ["da", "fr"])
+def test_every_calculator_recomputes_in_the_page_language(live, lang: str) -> None:
+    page = live(lang)
+    for name, (field, values) in CHANGES.items():
+        set_value(page, name, field, values[lang])
+        expected = view(name, form_values(page, name), lang)
+        assert expected["ok"], expected
+        first_key = next(iter(expected["outputs"]))
+        wait_for_output(page, name, "explanation", expected["explanation"])
+        root = widget(page, name)
+        for key, text in expected["outputs"].items():
+            assert root.locator(f'[data-output="{key}"]').text_content() == text, (name, key)
+        assert root.locator('[data-output="verdict"]').text_content() == expected["verdict_text"]
+        assert root.locator('[data-output="verdict"]').get_attribute("data-verdict") == expected["verdict"]
+        assert root.get_attribute("data-state") == "ready", first_key
+    assert live.errors == []
+    assert only_local(page.requested_urls) == []
+
+
+@pytest.mark.parametrize("lang", ["da", "fr"])
+def test_recomputing_the_presets_leaves_the_html_unchanged(live, lang: str) -> None:
+    page = live(lang)
+    for name in CHANGES:
+        root = widget(page, name)
+        before = root.locator("[data-result]").inner_html()
+        field = root.locator("form [name]").first
+        original = field.input_value()
+        # a change, then back to the preset: the second live result must be the prerendered HTML
+        set_value(page, name, CHANGES[name][0], CHANGES[name][1][lang])
+        page.wait_for_function(
+            """([name, html]) => document.querySelector(`[data-calculator="${name}"] [data-result]`).innerHTML !== html""",
+            arg=[name, before], timeout=10000)
+        field.evaluate("(f) => f.form.reset()")
+        field.dispatch_event("input")
+        page.wait_for_function(
+            """([name, html]) => document.querySelector(`[data-calculator="${name}"] [data-result]`).innerHTML === html""",
+            arg=[name, before], timeout=10000)
+        assert root.locator("[data-result]").inner_html() == before
+        assert field.input_value() == original
+    assert live.errors == []
+
+
+@pytest.mark.parametrize("lang", ["da", "fr"])
+def test_garbage_in_every_field_gives_the_localized_message(live, lang: str) -> None:
+    page = live(lang)
+    root = widget(page, "vram_fit")
+    explanation = root.locator('[data-output="explanation"]').text_content()
+    numeric = [n for n in root.locator("form input[name]").evaluate_all("(fs) => fs.map((f) => f.name)")]
+    assert "gpus" in numeric and "weights_limit" in numeric
+    for field in numeric:
+        for garbage in GARBAGE:
+            values = {**form_values(page, "vram_fit"), field: garbage}
+            expected = view("vram_fit", values, lang)
+            if expected["ok"]:  # e.g. a custom-model field while a catalogue model is chosen
+                continue
+            set_value(page, "vram_fit", field, garbage)
+            slot = root.locator(f'[data-error-for="{field}"]')
+            page.wait_for_function(
+                """([field, text]) => document.querySelector(
+                    `[data-calculator="vram_fit"] [data-error-for="${field}"]`).textContent === text""",
+                arg=[field, expected["errors"][field]], timeout=10000)
+            assert slot.is_visible()
+            assert root.get_attribute("data-stale") == ""
+            assert root.locator('[data-output="explanation"]').text_content() == explanation  # last good result
+            assert page.locator("img").count() == 0
+        root.locator(f'[name="{field}"]').evaluate("(f) => f.form.reset()")
+        root.locator(f'[name="{field}"]').dispatch_event("input")
+        root.locator(f'[data-error-for="{field}"]').wait_for(state="hidden", timeout=10000)
+    assert view("vram_fit", {"gpus": "abc"}, lang)["errors"]["gpus"] == {
+        "da": "Indtast et tal, for eksempel 1,5.", "fr": "Saisissez un nombre, par exemple 1,5."}[lang]
+    assert live.errors == []
+
+
+def test_inputs_are_shared_through_the_url_fragment(live, page, server) -> None:
+    page = live("da")
+    set_value(page, "vram_fit", "gpus", "12")
+    wait_for_output(page, "vram_fit", "vram_gb", view("vram_fit", {**form_values(page, "vram_fit")}, "da")
+                    ["outputs"]["vram_gb"])
+    assert re.search(r"#kw-vram-fit-1/.*gpus=12", page.url)
+    shared = page.url
+    page.goto("about:blank")
+    page.goto(shared)
+    wait_for_output(page, "vram_fit", "vram_gb", "1.152 GB")
+    assert widget(page, "vram_fit").locator('[name="gpus"]').input_value() == "12"
+
+
+def test_a_hostile_fragment_never_injects_markup(live, page, server) -> None:
+    page.goto(server.url + "scale-out/#kw-vram-fit-1/model=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E;"
+              "gpus=%3Cscript%3Ealert(2)%3C%2Fscript%3E;evil=1")
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    root = widget(page, "vram_fit")
+    root.locator('[data-error-for="gpus"]').wait_for(state="visible", timeout=60000)
+    assert root.locator('[name="model"]').input_value() == "llama-3.1-405b"  # not an option: ignored
+    assert page.locator("img, [data-calculator] script").count() == 0
+    assert dialogs == []
+
+
+def test_a_blocked_runtime_leaves_the_prerendered_page_with_a_notice(page, server) -> None:
+    page.route("**/*.wasm", lambda route: route.abort())
+    page.goto(server.url + "fr/scale-out/")
+    root = widget(page, "vram_fit")
+    static = root.locator('[data-output="vram_gb"]').text_content()
+    root.locator('[name="gpus"]').focus()
+    page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'error'", timeout=60000)
+    assert root.locator('[data-output="vram_gb"]').text_content() == static == f"768{NNBSP}Go"
+    status = root.locator("[data-status]")
+    assert status.text_content() == status.get_attribute("data-text-error")
+    assert "précalculé" in status.text_content()
+    assert page.locator("h1").is_visible()
+
+
+def test_a_wasm_served_with_the_wrong_type_is_an_error_state_not_a_hang(browser, site_dir) -> None:
+    from tests.support.server import StaticServer, _Handler
+
+    class WrongType(_Handler):
+        extensions_map = {**_Handler.extensions_map, ".wasm": "text/plain"}
+
+    with StaticServer(site_dir, WrongType) as wrong:
+        context = browser.new_context()
+        try:
+            tab = context.new_page()
+            tab.goto(wrong.url + "scale-out/")
+            tab.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+            tab.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'error'",
+                                  timeout=30000)
+            root = tab.locator('[data-calculator="vram_fit"]')
+            assert root.locator('[data-output="vram_gb"]').text_content() == "768 GB"
+            status = root.locator("[data-status]")
+            assert status.text_content() == status.get_attribute("data-text-error")
+            assert status.text_content().startswith("Live-beregneren kunne ikke starte")
+        finally:
+            context.close()

@@ -1,0 +1,224 @@
+"""The browser runtime of the live calculators, prepared at build time and copied into the site.
+
+- Pyodide's core files come from the npm package `pyodide` (exact version in package-lock.json) and
+  go to `site/pyodide/<version>/`.
+- Our Python goes into one `py3-none-any` wheel, `kentino-wiki-runtime` (`calculators` + `widgets` +
+  the compiled catalogs), built the standard way: `pip wheel` with setuptools (pyproject.toml).
+  `pyodide build` is not used: it downloads a cross-build environment, which cannot work offline,
+  and a pure-Python wheel does not need it.
+- Babel is shipped as a trimmed wheel: its code plus the CLDR data of `da`, `fr` and `root` only
+  (the full wheel is ~10 MB of locale data).
+- A memory snapshot (`wiki/snapshot.mjs`, run with Node and the same npm package) holds an
+  interpreter that has already imported everything and formatted numbers in both languages, so the
+  browser skips Python's start-up. It is tied to the Pyodide build (the snapshot carries its build
+  id); the worker falls back to a plain boot if it does not load.
+- The app files go to `site/pyodide/app-<digest>/`: a content digest in the path lets a host cache
+  them forever.
+
+Everything is cached in `build/runtime/<digest>/`, so only a change to the Python, the catalogs or a
+pinned version pays for a new wheel and snapshot (~3 s).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from wiki.material_bundle import CDN_URL
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
+CACHE = ROOT / "build" / "runtime"
+SNAPSHOT_SCRIPT = Path(__file__).resolve().parent / "snapshot.mjs"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+APP_NAME = "kentino-wiki-runtime"
+BABEL_LOCALES = ("root", "da", "fr")
+SOURCES = ("calculators", "widgets")
+
+
+class RuntimeError_(RuntimeError):
+    """The runtime could not be prepared; the message says what to install or fix."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """A prepared runtime: where its files are and the URLs (relative to the site root) they get."""
+
+    version: str
+    digest: str
+    app_dir: Path
+
+    @property
+    def pyodide_url(self) -> str:
+        return f"pyodide/{self.version}/"
+
+    @property
+    def app_url(self) -> str:
+        return f"pyodide/app-{self.digest}/"
+
+    def page_config(self) -> dict[str, str]:
+        """What the page passes to the worker (URLs relative to the site root)."""
+        return {
+            "pyodide": self.pyodide_url,
+            "lock": self.app_url + "pyodide-lock.json",
+            "snapshot": self.app_url + "snapshot.bin",
+        }
+
+
+def pyodide_version() -> str:
+    """The installed npm `pyodide` version, or an error that says how to install it."""
+    package = NODE_PYODIDE / "package.json"
+    if not package.exists():
+        raise RuntimeError_("node_modules/pyodide is missing: run `python3 build.py build` (it runs `npm ci`).")
+    return json.loads(package.read_text(encoding="utf-8"))["version"]
+
+
+def digest() -> str:
+    """A digest of everything the app files depend on (sources, catalogs, pinned versions, scripts)."""
+    sha = hashlib.sha256()
+    files = [p for src in SOURCES for p in sorted((ROOT / src).rglob("*.py"))]
+    files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__), SNAPSHOT_SCRIPT, ROOT / "pyproject.toml"]
+    for path in files:
+        sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    sha.update(f"babel {metadata.version('babel')} pyodide {pyodide_version()}".encode())
+    return sha.hexdigest()[:16]
+
+
+def build_app_wheel(out: Path) -> Path:
+    """`pip wheel` of this repository's `calculators` and `widgets` (with compiled catalogs)."""
+    from wiki import catalogs
+
+    catalogs.compile_all(("da", "fr"))
+    with _temp_dir(out / "pip") as work:
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                        "--wheel-dir", str(work), str(ROOT)], check=True, cwd=out,
+                       env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+        wheel = next(work.glob("*.whl"))
+        target = out / wheel.name
+        shutil.move(wheel, target)
+    for leftover in (ROOT / "build" / "lib", ROOT / "build" / "bdist.linux-x86_64"):
+        shutil.rmtree(leftover, ignore_errors=True)
+    for egg in ROOT.glob("*.egg-info"):
+        shutil.rmtree(egg, ignore_errors=True)
+    return target
+
+
+class _temp_dir:  # noqa: N801 - used like tempfile.TemporaryDirectory
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __enter__(self) -> Path:
+        shutil.rmtree(self.path, ignore_errors=True)
+        self.path.mkdir(parents=True)
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def build_babel_wheel(out: Path) -> Path:
+    """Babel's installed files as a wheel, with the CLDR data of `BABEL_LOCALES` only."""
+    dist = metadata.distribution("babel")
+    keep_data = {f"babel/locale-data/{loc}.dat" for loc in BABEL_LOCALES} | {"babel/global.dat"}
+    files = []
+    for entry in sorted(dist.files or [], key=str):
+        rel = entry.as_posix()
+        if not rel.startswith("babel/") or "__pycache__" in rel or rel.startswith("babel/messages/"):
+            continue
+        if rel.endswith(".dat") and rel not in keep_data:
+            continue
+        files.append((rel, Path(dist.locate_file(entry)).read_bytes()))
+    version = dist.version
+    metadata_text = f"Metadata-Version: 2.1\nName: babel\nVersion: {version}\n"
+    return write_wheel(out, "babel", version, files, metadata_text)
+
+
+def write_wheel(out: Path, name: str, version: str, files: list[tuple[str, bytes]], metadata_text: str) -> Path:
+    """Write a reproducible `py3-none-any` wheel (sorted entries, fixed timestamps, RECORD hashes)."""
+    info = f"{name}-{version}.dist-info"
+    entries = [*files, (f"{info}/METADATA", metadata_text.encode()),
+               (f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: wiki.runtime\nRoot-Is-Purelib: true\n"
+                                 b"Tag: py3-none-any\n")]
+    record = [f"{rel},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},"
+              f"{len(data)}" for rel, data in entries]
+    entries.append((f"{info}/RECORD", ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()))
+    path = out / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for rel, data in entries:
+            item = zipfile.ZipInfo(rel, date_time=(2020, 1, 1, 0, 0, 0))
+            item.external_attr = 0o644 << 16
+            archive.writestr(item, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return path
+
+
+def write_lock(out: Path, wheels: list[Path]) -> Path:
+    """A pyodide-lock.json listing only our wheels, by relative file name (nothing outside the site)."""
+    info = json.loads((NODE_PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
+    packages = {}
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            tops = sorted({n.split("/")[0] for n in archive.namelist() if "/" in n and ".dist-info" not in n})
+        name = wheel.name.split("-")[0].replace("_", "-")
+        packages[name] = {
+            "name": name, "version": wheel.name.split("-")[1], "file_name": wheel.name, "install_dir": "site",
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(), "package_type": "package",
+            "imports": tops, "depends": [], "unvendored_tests": False,
+        }
+    packages[APP_NAME]["depends"] = ["babel"]
+    path = out / "pyodide-lock.json"
+    path.write_text(json.dumps({"info": info, "packages": packages}, indent=1, sort_keys=True), encoding="utf-8")
+    return path
+
+
+def make_snapshot(out: Path, wheels: list[Path]) -> Path:
+    """Run `wiki/snapshot.mjs` under Node: install the wheels, pre-warm, write `snapshot.bin`."""
+    node = shutil.which("node")
+    if not node:
+        raise RuntimeError_("Node.js is needed to make the Pyodide snapshot: install Debian's `nodejs`.")
+    target = out / "snapshot.bin"
+    result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(target), *map(str, wheels)], cwd=ROOT,
+                            capture_output=True, text=True)
+    if result.returncode != 0 or not target.exists():
+        raise RuntimeError_(f"the Pyodide snapshot failed:\n{result.stdout}\n{result.stderr}")
+    return target
+
+
+def prepare() -> Runtime:
+    """Build (or reuse from `build/runtime/`) the wheels, lock file and snapshot for this source tree."""
+    version, key = pyodide_version(), digest()
+    app_dir = CACHE / key
+    if not (app_dir / "snapshot.bin").exists():
+        with _temp_dir(CACHE / f"{key}.tmp") as work:
+            wheels = [build_app_wheel(work), build_babel_wheel(work)]
+            write_lock(work, wheels)
+            make_snapshot(work, wheels)
+            shutil.rmtree(app_dir, ignore_errors=True)
+            shutil.copytree(work, app_dir)
+        for stale in CACHE.iterdir():
+            if stale.name != key and not stale.name.endswith(".tmp"):
+                shutil.rmtree(stale, ignore_errors=True)
+    return Runtime(version, key, app_dir)
+
+
+def install(runtime: Runtime, site_dir: Path) -> None:
+    """Copy the Pyodide core files and the app files into the built site."""
+    core = site_dir / runtime.pyodide_url
+    core.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        if name.endswith(".mjs"):
+            # pyodide.mjs names a CDN as its default package source; the worker always passes our own
+            # packageBaseUrl, and the served file must not name a third-party host at all.
+            text = (NODE_PYODIDE / name).read_text(encoding="utf-8")
+            (core / name).write_text(CDN_URL.sub("about:blank", text), encoding="utf-8")
+        else:
+            shutil.copy2(NODE_PYODIDE / name, core / name)
+    shutil.copytree(runtime.app_dir, site_dir / runtime.app_url, dirs_exist_ok=True)

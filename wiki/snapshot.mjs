@@ -1,0 +1,40 @@
+// Make the Pyodide memory snapshot the browser worker starts from (run by wiki/runtime.py).
+// usage: node wiki/snapshot.mjs OUT WHEEL...
+// The npm `pyodide` used here is the very build the site serves: the snapshot carries its build id
+// and the worker falls back to a plain boot if they ever differ.
+// Wheels are unzipped into site-packages (loadPackage() before makeMemorySnapshot() is refused).
+import { loadPyodide } from "pyodide";
+import fs from "node:fs";
+import path from "node:path";
+
+const [out, ...wheels] = process.argv.slice(2);
+const py = await loadPyodide({ _makeSnapshot: true });
+for (const wheel of wheels) py.FS.writeFile(`/tmp/${path.basename(wheel)}`, fs.readFileSync(wheel));
+py.runPython(`
+import importlib, os, site, zipfile
+target = site.getsitepackages()[0]
+for name in ${JSON.stringify(wheels.map((w) => path.basename(w)))}:
+    with zipfile.ZipFile("/tmp/" + name) as archive:
+        archive.extractall(target)
+    os.remove("/tmp/" + name)
+importlib.invalidate_caches()
+
+import json
+import calculators, widgets
+from widgets.view import LANGUAGES
+
+def _kw_view(payload):
+    request = json.loads(payload)
+    return json.dumps(widgets.view(request["name"], request["inputs"], request["lang"]))
+
+# Pre-warm every code path once per language (Babel's CLDR data, catalogs, SVG) so that the
+# restored interpreter never needs a file: the snapshot holds memory, not the file system.
+for lang in LANGUAGES:
+    for name in calculators.CALCULATORS:
+        widgets.view(name, {}, lang)
+        widgets.view(name, {"gpus": "x", "context": "", "mfu": "2", "target_tokens_per_s": "-1"}, lang)
+    widgets.view("vram_fit", {"model": "custom", "params_b": "1,5", "weights_limit": "0.7"}, lang)
+import gc
+gc.collect()
+`);
+fs.writeFileSync(out, py.makeMemorySnapshot());
