@@ -101,6 +101,7 @@ onmessage = async ({ data }) => {
     try {
       const { py, via } = await boot(data);
       python = py;
+      globalThis.pyodide = py; // for diagnosis from the browser's dev tools (and the fault tests)
       postMessage({ type: "ready", via });
     } catch (error) {
       postMessage({ type: "boot-error", message: String(error?.message ?? error) });

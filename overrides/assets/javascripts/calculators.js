@@ -4,6 +4,7 @@
 // moves form values to the worker and writes the strings it returns into the [data-output] elements.
 
 const BOOT_TIMEOUT_MS = 20000;
+const REQUEST_TIMEOUT_MS = 5000; // a live result takes milliseconds; silence means the worker is gone
 const widgets = [...document.querySelectorAll("[data-calculator]")];
 let worker = null;
 let booted = null;
@@ -26,11 +27,24 @@ function setState(widget, state) {
   if (status && text) status.textContent = text;
 }
 
+function setAll(state) {
+  for (const widget of widgets) setState(widget, state);
+}
+
+// Forget the worker (crashed, killed, hung or never booted): the next input starts a new one.
+function stopWorker() {
+  worker?.terminate();
+  worker = null;
+  booted = null;
+  for (const { reject } of pending.values()) reject(new Error("worker stopped"));
+  pending.clear();
+}
+
 function startWorker() {
   if (booted) return booted;
-  for (const widget of widgets) setState(widget, "loading");
+  setAll("loading");
   const root = siteBase();
-  booted = new Promise((resolve, reject) => {
+  const attempt = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("boot timeout")), BOOT_TIMEOUT_MS);
     try {
       worker = new Worker(new URL("assets/javascripts/calculator-worker.js", root), { type: "module" });
@@ -57,7 +71,6 @@ function startWorker() {
       event.preventDefault();
       clearTimeout(timer);
       reject(new Error(event.message || "worker error"));
-      failAll();
     };
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
     const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
@@ -65,22 +78,25 @@ function startWorker() {
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), lock: url(runtime.lock),
       snapshot: url(runtime.snapshot) });
   });
-  booted.then(
-    () => widgets.forEach((widget) => setState(widget, "ready")),
-    () => { widgets.forEach((widget) => setState(widget, "error")); worker?.terminate(); },
+  booted = attempt;
+  attempt.then(
+    () => { if (booted === attempt) setAll("ready"); },
+    () => { if (booted === attempt) { stopWorker(); setAll("error"); } },
   );
-  return booted;
-}
-
-function failAll() {
-  for (const { reject } of pending.values()) reject(new Error("worker stopped"));
-  pending.clear();
+  return attempt;
 }
 
 function ask(name, inputs, lang) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(new Error("no answer"));
+    }, REQUEST_TIMEOUT_MS);
+    pending.set(id, {
+      resolve: (view) => { clearTimeout(timer); resolve(view); },
+      reject: (error) => { clearTimeout(timer); reject(error); },
+    });
     worker.postMessage({ type: "view", id, name, inputs, lang });
   });
 }
@@ -133,6 +149,7 @@ function showErrors(widget, errors) {
 
 function apply(widget, view) {
   const status = widget.querySelector("[data-status]");
+  widget.dataset.state = "ready";
   if (!view.ok) {
     showErrors(widget, view.errors);
     widget.dataset.stale = "";
@@ -177,7 +194,9 @@ async function recompute(widget) {
     apply(widget, view);
     if (view.ok) writeFragment(widget, values);
   } catch {
-    setState(widget, "error");
+    // The worker died or hung: say so, keep the last result, and start afresh on the next input.
+    stopWorker();
+    setAll("error");
   }
 }
 
