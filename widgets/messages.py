@@ -16,9 +16,14 @@ def translations(lang: str) -> gettext.GNUTranslations:
     return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang])
 
 
+@cache
+def _gettext(lang: str, msgid: str) -> str:
+    return translations(lang).gettext(msgid)
+
+
 def text(lang: str, msgid: str, **params: object) -> str:
     """The translation of `msgid` in `lang`, with `{name}` placeholders filled from `params`."""
-    translated = translations(lang).gettext(msgid)
+    translated = _gettext(lang, msgid)
     return translated.format(**params) if params else translated
 
 

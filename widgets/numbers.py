@@ -8,7 +8,14 @@ from decimal import Decimal
 from functools import lru_cache
 
 from babel import Locale
-from babel.numbers import NumberFormatError, format_decimal, get_decimal_symbol, parse_decimal, parse_pattern
+from babel.numbers import (
+    NumberFormatError,
+    NumberPattern,
+    format_decimal,
+    get_decimal_symbol,
+    parse_decimal,
+    parse_pattern,
+)
 from babel.units import format_unit
 
 # Characters a typed number may contain before Babel reads it; anything else ("1e5", "abc") is refused.
@@ -20,40 +27,51 @@ class NotANumber(ValueError):
     """Typed text that is not a number in the page's locale."""
 
 
+@lru_cache(maxsize=8)
+def locale(lang: str) -> Locale:
+    """The Babel `Locale` of `lang`, parsed once (Babel re-parses a string on every call)."""
+    return Locale.parse(lang)
+
+
+@lru_cache(maxsize=64)
+def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
+    # The locale's CLDR pattern (decimal or percent) with at most `digits` decimals, parsed once.
+    locale = Locale.parse(lang)
+    pattern = parse_pattern((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None].pattern)
+    pattern.frac_prec = (0, digits)
+    return pattern
+
+
 @lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def decimal(value: float | int, lang: str, digits: int = 2) -> str:
     """A plain number, grouped per CLDR, with at most `digits` decimals (`1.234,5`, `1 234,5`)."""
-    pattern = parse_pattern(Locale.parse(lang).decimal_formats[None].pattern)
-    pattern.frac_prec = (0, digits)
-    return pattern.apply(value, lang)
+    return _pattern(lang, "decimal", digits).apply(value, locale(lang))
 
 
 @lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def percent(ratio: float, lang: str, digits: int = 1) -> str:
     """A ratio as a CLDR percentage with at most `digits` decimals (`52,8 %`, `52,8 %`)."""
-    pattern = parse_pattern(Locale.parse(lang).percent_formats[None].pattern)
-    pattern.frac_prec = (0, digits)
-    return pattern.apply(ratio, lang)
+    return _pattern(lang, "percent", digits).apply(ratio, locale(lang))
 
 
 @lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def gigabytes(value: float, lang: str) -> str:
     """Gigabytes with CLDR's short unit (`768 GB`, `768 Go`), one decimal below 100 GB."""
     digits = 0 if abs(value) >= 100 else 1
-    return format_unit(round(value, digits), "digital-gigabyte", length="short", locale=lang,
+    return format_unit(round(value, digits), "digital-gigabyte", length="short", locale=locale(lang),
                        format=_decimal_format(lang, digits))
 
 
 @lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def byte_count(value: int, lang: str) -> str:
     """Bytes with CLDR's short unit (`516.096 B`, `516 096 o`)."""
-    return format_unit(value, "digital-byte", length="short", locale=lang)
+    return format_unit(value, "digital-byte", length="short", locale=locale(lang))
 
 
 @lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def days(value: float, lang: str) -> str:
     """A duration in whole days with CLDR's long unit (`130 dage`, `130 jours`)."""
-    return format_unit(round(value), "duration-day", length="long", locale=lang)
+    return format_unit(round(value), "duration-day", length="long", locale=locale(lang))
 
 
 def input_text(value: float | int, lang: str) -> str:
@@ -61,10 +79,11 @@ def input_text(value: float | int, lang: str) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int) or float(value).is_integer():
-        return format_decimal(int(value), locale=lang)
+        return format_decimal(int(value), locale=locale(lang))
     return decimal(value, lang, digits=6)
 
 
+@lru_cache(maxsize=4096)  # a form sends every field on each input; most are unchanged
 def parse(text: str, lang: str) -> int | float:
     """Read a typed number in the page's locale; raise `NotANumber` when it is not one.
 
@@ -75,11 +94,10 @@ def parse(text: str, lang: str) -> int | float:
     text = text.strip()
     if not NUMBER_CHARS.fullmatch(text):
         raise NotANumber(text)
-    locale = Locale.parse(lang)
-    group = locale.number_symbols["latn"]["group"]
+    group = locale(lang).number_symbols["latn"]["group"]
     normalized = BLANKS.sub(group, text)
     try:
-        number = parse_decimal(normalized, locale=lang, strict=True)
+        number = parse_decimal(normalized, locale=locale(lang), strict=True)
     except NumberFormatError:
         number = _dot_as_decimal(text, lang)
     return _to_python(number, text)
@@ -89,21 +107,20 @@ def _dot_as_decimal(text: str, lang: str) -> Decimal:
     # "1.5" where the locale's decimal symbol is a comma: unambiguous only with one dot and no comma.
     if text.count(".") == 1 and "," not in text and not BLANKS.search(text):
         try:
-            return parse_decimal(text.replace(".", get_decimal_symbol(lang)), locale=lang, strict=True)
+            return parse_decimal(text.replace(".", get_decimal_symbol(locale(lang))), locale=locale(lang), strict=True)
         except NumberFormatError:
             pass
     raise NotANumber(text)
 
 
 def _to_python(number: Decimal, text: str) -> int | float:
-    if number == number.to_integral_value() and abs(number) < 10**15:
-        return int(number)
-    result = float(number)
+    result = float(number)  # Decimal arithmetic is slow under Pyodide; one conversion is not
     if not math.isfinite(result):
         raise NotANumber(text)
-    return result
+    return int(result) if result.is_integer() and abs(result) < 1e15 else result
 
 
+@lru_cache(maxsize=16)
 def _decimal_format(lang: str, digits: int) -> str:
-    pattern = Locale.parse(lang).decimal_formats[None].pattern
+    pattern = locale(lang).decimal_formats[None].pattern
     return pattern.split(".")[0] + ("." + "#" * digits if digits else "")

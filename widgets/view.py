@@ -7,6 +7,8 @@ writes these strings into the elements marked `data-output`. Typed text is parse
 
 from __future__ import annotations
 
+import string
+from functools import lru_cache
 from typing import Any
 
 import calculators
@@ -103,6 +105,7 @@ def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> st
     return format_kind(_output(name, values)["kind"], _output(name, values)["unit"], value, lang)
 
 
+@lru_cache(maxsize=4096)  # pure; a recomputed widget repeats most of its values
 def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
     """Format a value of a given output kind and unit."""
     if kind == "gb":
@@ -128,12 +131,11 @@ def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
     return number
 
 
+OUTPUTS = {out["name"]: out for calc in calculators.CALCULATORS.values() for out in calc["outputs"]}
+
+
 def _output(name: str, values: dict[str, Any]) -> dict[str, Any]:
-    for calc in calculators.CALCULATORS.values():
-        for out in calc["outputs"]:
-            if out["name"] == name:
-                return out
-    raise KeyError(name)
+    return OUTPUTS[name]
 
 
 def explanation(name: str, result: dict[str, Any], lang: str) -> str:
@@ -162,10 +164,9 @@ def explanation(name: str, result: dict[str, Any], lang: str) -> str:
     return text(lang, msgid, **fmt)
 
 
-def _placeholders(msgid: str) -> list[str]:
-    import string
-
-    return [f for _, f, _, _ in string.Formatter().parse(msgid) if f]
+@lru_cache(maxsize=256)
+def _placeholders(msgid: str) -> tuple[str, ...]:
+    return tuple(f for _, f, _, _ in string.Formatter().parse(msgid) if f)
 
 
 def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:

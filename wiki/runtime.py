@@ -28,6 +28,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from importlib import metadata
@@ -94,35 +95,23 @@ def digest() -> str:
 
 
 def build_app_wheel(out: Path) -> Path:
-    """`pip wheel` of this repository's `calculators` and `widgets` (with compiled catalogs)."""
+    """`pip wheel` of this repository's `calculators` and `widgets` (with compiled catalogs).
+
+    Built from a copy of the sources in `out`, so setuptools' build folders never land in the
+    repository and concurrent builds do not share them.
+    """
     from wiki import catalogs
 
     catalogs.compile_all(("da", "fr"))
-    with _temp_dir(out / "pip") as work:
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                        "--wheel-dir", str(work), str(ROOT)], check=True, cwd=out,
-                       env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
-        wheel = next(work.glob("*.whl"))
-        target = out / wheel.name
-        shutil.move(wheel, target)
-    for leftover in (ROOT / "build" / "lib", ROOT / "build" / "bdist.linux-x86_64"):
-        shutil.rmtree(leftover, ignore_errors=True)
-    for egg in ROOT.glob("*.egg-info"):
-        shutil.rmtree(egg, ignore_errors=True)
-    return target
-
-
-class _temp_dir:  # noqa: N801 - used like tempfile.TemporaryDirectory
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def __enter__(self) -> Path:
-        shutil.rmtree(self.path, ignore_errors=True)
-        self.path.mkdir(parents=True)
-        return self.path
-
-    def __exit__(self, *exc: object) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
+    source = out / "source"
+    for package in SOURCES:
+        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", source / "pyproject.toml")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(out), str(source)], check=True, cwd=out,
+                   env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    shutil.rmtree(source)
+    return next(out.glob(f"{APP_NAME.replace('-', '_')}-*.whl"))
 
 
 def build_babel_wheel(out: Path) -> Path:
@@ -193,18 +182,28 @@ def make_snapshot(out: Path, wheels: list[Path]) -> Path:
 
 
 def prepare() -> Runtime:
-    """Build (or reuse from `build/runtime/`) the wheels, lock file and snapshot for this source tree."""
+    """Build (or reuse from `build/runtime/`) the wheels, lock file and snapshot for this source tree.
+
+    Safe with concurrent builds: each one works in its own temporary folder and the first to finish
+    renames it into place.
+    """
     version, key = pyodide_version(), digest()
     app_dir = CACHE / key
     if not (app_dir / "snapshot.bin").exists():
-        with _temp_dir(CACHE / f"{key}.tmp") as work:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="tmp-", dir=CACHE))
+        try:
             wheels = [build_app_wheel(work), build_babel_wheel(work)]
             write_lock(work, wheels)
             make_snapshot(work, wheels)
-            shutil.rmtree(app_dir, ignore_errors=True)
-            shutil.copytree(work, app_dir)
+            try:
+                work.rename(app_dir)
+            except OSError:  # another build finished first with the same content
+                pass
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
         for stale in CACHE.iterdir():
-            if stale.name != key and not stale.name.endswith(".tmp"):
+            if stale.name != key and not stale.name.startswith("tmp-"):
                 shutil.rmtree(stale, ignore_errors=True)
     return Runtime(version, key, app_dir)
 

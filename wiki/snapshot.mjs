@@ -36,5 +36,6 @@ for lang in LANGUAGES:
     widgets.view("vram_fit", {"model": "custom", "params_b": "1,5", "weights_limit": "0.7"}, lang)
 import gc
 gc.collect()
+gc.freeze()  # everything imported so far is permanent: later collections need not walk it
 `);
 fs.writeFileSync(out, py.makeMemorySnapshot());

@@ -87,13 +87,11 @@ async function boot(config) {
   }
 }
 
+let viewFunction = null; // the Python function _kw_view, looked up once
+
 function view(request) {
-  const call = python.globals.get("_kw_view");
-  try {
-    return JSON.parse(call(JSON.stringify(request)));
-  } finally {
-    call.destroy();
-  }
+  viewFunction ??= python.globals.get("_kw_view");
+  return JSON.parse(viewFunction(JSON.stringify(request)));
 }
 
 onmessage = async ({ data }) => {

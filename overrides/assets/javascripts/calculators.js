@@ -107,9 +107,17 @@ function formValues(widget) {
   return values;
 }
 
+// Writes only what changed: fewer DOM mutations, less style and layout work per keystroke.
+function setText(element, text) {
+  if (element && element.textContent !== text) element.textContent = text;
+}
+
 function setList(element, items, render) {
   if (!element) return;
-  element.replaceChildren(...items.map(render));
+  const fresh = items.map(render);
+  const same = fresh.length === element.children.length
+    && fresh.every((item, i) => item.isEqualNode(element.children[i]));
+  if (!same) element.replaceChildren(...fresh);
 }
 
 function li(text) {
@@ -159,23 +167,22 @@ function apply(widget, view) {
   showErrors(widget, {});
   delete widget.dataset.stale;
   const out = (key) => widget.querySelector(`[data-output="${key}"]`);
-  for (const [key, text] of Object.entries(view.outputs)) {
-    const element = out(key);
-    if (element) element.textContent = text;
-  }
+  for (const [key, text] of Object.entries(view.outputs)) setText(out(key), text);
   const verdict = out("verdict");
   if (verdict) {
-    verdict.textContent = view.verdict_text;
-    verdict.dataset.verdict = view.verdict;
+    setText(verdict, view.verdict_text);
+    if (verdict.dataset.verdict !== view.verdict) verdict.dataset.verdict = view.verdict;
   }
-  const explanation = out("explanation");
-  if (explanation) explanation.textContent = view.explanation;
+  setText(out("explanation"), view.explanation);
   setList(out("notes"), view.notes, li);
   setList(out("trace"), view.trace, traceItem);
   const figure = out("figure");
   // The SVG string is built by widgets/svg.py, which escapes every text it draws.
-  if (figure) figure.innerHTML = view.figure;
-  if (status) status.textContent = status.dataset.textReady;
+  if (figure && widget.kwFigure !== view.figure) {
+    figure.innerHTML = view.figure;
+    widget.kwFigure = view.figure;
+  }
+  setText(status, status?.dataset.textReady);
 }
 
 async function recompute(widget) {
