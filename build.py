@@ -5,6 +5,7 @@
     python3 build.py build    set up, write the site to site/
     python3 build.py test     set up (Chromium included), then the whole test suite
     python3 build.py check    set up, then check both languages, the catalogs, the numbers and the links (as CI)
+    python3 build.py bench    set up, then measure the site against its speed budgets (--lighthouse: scores too)
     python3 build.py catalogs extract UI strings into i18n/messages.pot and update the da/fr catalogs
     python3 build.py lock     re-resolve requirements.in into requirements.lock (maintainers)
 
@@ -163,6 +164,13 @@ def cmd_check(_: argparse.Namespace) -> None:
     log("check passed: both languages, the catalogs, the numbers and the links agree")
 
 
+def cmd_bench(args: argparse.Namespace) -> None:
+    """Set up (Chromium included), then run benchmarks/bench_site.py: figures, budgets, JSON."""
+    setup()
+    chromium = ensure_chromium()
+    run([str(venv_bin("python")), "-m", "benchmarks.bench_site", *args.pytest_args], env={"CHROMIUM": chromium})
+
+
 def cmd_catalogs(_: argparse.Namespace) -> None:
     """Extract msgids (widgets/, wiki/templates/) into i18n/messages.pot and merge them into each .po."""
     setup()
@@ -194,6 +202,7 @@ def parser() -> argparse.ArgumentParser:
     test = sub.add_parser("test", help="run the whole test suite")
     test.set_defaults(func=cmd_test)
     sub.add_parser("check", help="check languages, catalogs, numbers, claims, links").set_defaults(func=cmd_check)
+    sub.add_parser("bench", help="measure the site against its budgets").set_defaults(func=cmd_bench)
     sub.add_parser("catalogs", help="extract and update the gettext catalogs").set_defaults(func=cmd_catalogs)
     sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
     return top
@@ -203,9 +212,9 @@ def main(argv: list[str] | None = None) -> None:
     """Parse arguments and run the chosen subcommand."""
     top = parser()
     args, extra = top.parse_known_args(argv)
-    if extra and args.command != "test":
+    if extra and args.command not in {"test", "bench"}:
         top.error(f"unrecognized arguments: {' '.join(extra)}")
-    args.pytest_args = extra  # `build.py test -k search` passes `-k search` to pytest
+    args.pytest_args = extra  # `build.py test -k search` passes `-k search` to pytest (bench: its options)
     args.func(args)
 
 

@@ -1,0 +1,359 @@
+"""`python3 build.py bench`: the site's speed, measured in headless Chromium, against its budgets.
+
+Builds the site, serves it as a static host would (`benchmarks/host.py`: the site's `_headers`, gzip,
+revalidation), and measures, on this machine:
+
+- navigation → first contentful paint, where the prerendered numbers already are;
+- navigation → worker ready and → first live result, with the reader's first input right at
+  DOMContentLoaded: cold (a fresh browser profile per run) and warm (the same profile, second visit,
+  HTTP cache on; Playwright's `route()` is never used, it would disable the cache); medians;
+- input → updated DOM, p50 and p95 over `--edits` edits;
+- bytes transferred before any interaction, and in all once the worker is ready;
+- the build of both languages, and of the same Markdown without the calculators, as a ratio;
+- one `calculators.run` call per calculator on CPython;
+- a plain Pyodide boot of the same pinned version (main thread, no snapshot, minimal page), cold and
+  warm, so our first live result is also reported as a ratio to it.
+
+Prints a table with the budgets that hold and writes `bench-results/bench.json`. `--lighthouse` adds
+Lighthouse 12.2.3 (npm) scores for the article in both languages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import bench_calculators  # noqa: E402
+from benchmarks.host import Host  # noqa: E402
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTICLE = "scale-out/"
+FENCE = re.compile(r"^```calculator(?:-table)?[ \t]+\S+[ \t]*\n(?:.*\n)*?```[ \t]*\n", re.MULTILINE)
+BUDGETS = {  # metric: (limit, unit, "max" | "min")
+    "first_live_cold_ms": (1500, "ms", "max"),
+    "first_live_warm_ms": (800, "ms", "max"),
+    "speedup_vs_plain_boot": (3.0, "×", "min"),
+    "input_to_dom_p50_ms": (5, "ms", "max"),
+    "input_to_dom_p95_ms": (16, "ms", "max"),
+    "bytes_before_interaction_kb": (250, "KB", "max"),
+    "build_ratio": (1.5, "×", "max"),
+}
+
+# Timeline of one visit, in ms since navigation start; with INTERACT the reader types at DOMContentLoaded.
+TIMELINE_JS = """
+window.__kw = {};
+(() => {
+  const mark = (key) => { if (!(key in window.__kw)) window.__kw[key] = performance.now(); };
+  document.addEventListener("DOMContentLoaded", () => {
+    mark("dcl");
+    const widget = document.querySelector('[data-calculator="vram_fit"]');
+    if (!widget) return;
+    const out = widget.querySelector('[data-output="vram_gb"]');
+    if (out && out.textContent) mark("numbers_in_dom");
+    const before = out.textContent;
+    new MutationObserver(() => {
+      if (widget.dataset.state === "ready") mark("ready");
+      if (widget.dataset.state === "error") mark("error");
+    }).observe(widget, { attributes: true, attributeFilter: ["data-state"] });
+    new MutationObserver(() => { if (out.textContent !== before) mark("first_live"); })
+      .observe(out, { childList: true, characterData: true, subtree: true });
+    if (INTERACT) {
+      const input = widget.querySelector('[name="gpus"]');
+      input.focus();
+      input.value = "16";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      mark("interaction");
+    }
+  });
+})();
+"""
+
+EDIT_JS = """async (value) => {
+  const widget = document.querySelector('[data-calculator="vram_fit"]');
+  const out = widget.querySelector('[data-output="vram_gb"]');
+  const input = widget.querySelector('[name="gpus"]');
+  const started = performance.now();
+  const changed = new Promise((resolve) => new MutationObserver((_, observer) => {
+    observer.disconnect();
+    resolve(performance.now() - started);
+  }).observe(out, { childList: true, characterData: true, subtree: true }));
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  return await changed;
+}"""
+
+PLAIN_BOOT_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain Pyodide boot</title></head>
+<body><script type="module">
+import { loadPyodide } from "../%(pyodide)spyodide.mjs";
+const py = await loadPyodide({ indexURL: new URL("../%(pyodide)s", location.href).href,
+  lockFileURL: new URL("../%(lock)s", location.href).href });
+py.runPython("1 + 1");
+window.__plain = performance.now();
+</script></body></html>
+"""
+
+
+def median(values: list[float]) -> float:
+    """The median, rounded to 0.1."""
+    return round(statistics.median(values), 1)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile, rounded to 0.1."""
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))], 1)
+
+
+def mkdocs_build(config: Path, target: Path) -> float:
+    """One strict build; its wall time in seconds."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--config-file", str(config),
+                    "--site-dir", str(target)], check=True, cwd=config.parent,
+                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    return time.perf_counter() - started
+
+
+def build_times(work: Path, runs: int) -> dict[str, float]:
+    """Median build time of the site, and of the same Markdown without the calculator fences."""
+    from tests.support.project import copy_project
+
+    plain_root = work / "plain-project"
+    plain_root.mkdir()
+    plain_config = copy_project(plain_root)
+    for page in (plain_root / "docs").glob("*.md"):
+        page.write_text(FENCE.sub("", page.read_text(encoding="utf-8")), encoding="utf-8")
+    mkdocs_build(ROOT / "mkdocs.yml", work / "warm-up")  # fills build/runtime/ if the sources changed
+    full = [mkdocs_build(ROOT / "mkdocs.yml", work / f"full-{i}") for i in range(runs)]
+    plain = [mkdocs_build(plain_config, work / f"plain-{i}") for i in range(runs)]
+    return {"build_s": round(statistics.median(full), 2), "plain_build_s": round(statistics.median(plain), 2),
+            "build_ratio": round(statistics.median(full) / statistics.median(plain), 2)}
+
+
+def launch(playwright, chromium: str, profile: str):
+    """A persistent Chromium context on `profile` (its own HTTP cache). The site's CSP would refuse
+    Playwright's own evaluations, so they bypass it here; tests/site/test_csp.py covers the policy."""
+    return playwright.chromium.launch_persistent_context(profile, executable_path=chromium, args=CHROMIUM_ARGS,
+                                                         bypass_csp=True)
+
+
+def visit(context, url: str, interact: bool, wait_for: str) -> dict[str, float]:
+    """Open `url` in a new page of `context`; return its timeline once `wait_for` is marked."""
+    page = context.new_page()
+    try:
+        page.goto(url, wait_until="domcontentloaded")
+        page.wait_for_function(f"window.__kw && '{wait_for}' in window.__kw || (window.__kw || {{}}).error",
+                               timeout=60000)
+        timeline = page.evaluate("window.__kw")
+        fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
+        timeline["fcp"] = fcp
+        return timeline
+    finally:
+        page.close()
+
+
+def browser_runs(playwright, chromium: str, host: Host, runs: int) -> dict[str, object]:
+    """Cold and warm visits of the article with an immediate first input; medians of `runs`."""
+    url = host.url + ARTICLE
+    script = TIMELINE_JS.replace("INTERACT", "true")
+    cold, warm = [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+            context = launch(playwright, chromium, profile)
+            context.add_init_script(script)
+            cold.append(visit(context, url, True, "first_live"))
+            context.close()
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        context = launch(playwright, chromium, profile)
+        context.add_init_script(script)
+        visit(context, url, True, "first_live")  # primes the HTTP cache
+        for _ in range(runs):
+            warm.append(visit(context, url, True, "first_live"))
+        context.close()
+    errors = [t for t in cold + warm if "error" in t]
+    if errors:
+        raise SystemExit(f"the live calculator failed to start in {len(errors)} visit(s): {errors[0]}")
+
+    def med(runs_: list[dict[str, float]], key: str) -> float:
+        return median([r[key] for r in runs_])
+
+    return {"fcp_cold_ms": med(cold, "fcp"), "numbers_in_html": all("numbers_in_dom" in r for r in cold),
+            "ready_cold_ms": med(cold, "ready"), "first_live_cold_ms": med(cold, "first_live"),
+            "fcp_warm_ms": med(warm, "fcp"), "ready_warm_ms": med(warm, "ready"),
+            "first_live_warm_ms": med(warm, "first_live"), "cold_runs": cold, "warm_runs": warm}
+
+
+def bytes_transferred(playwright, chromium: str, host: Host) -> dict[str, float]:
+    """KB sent by the host for a cold visit before any interaction, and in all once the worker is ready."""
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        context = launch(playwright, chromium, profile)
+        context.add_init_script(TIMELINE_JS.replace("INTERACT", "false"))
+        page = context.new_page()
+        host.counter.reset()
+        page.goto(host.url + ARTICLE, wait_until="networkidle")
+        page.wait_for_timeout(1000)
+        before = host.counter.bytes
+        before_requests = list(host.counter.requests)
+        page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+        page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'ready'",
+                               timeout=60000)
+        page.wait_for_load_state("networkidle")
+        total = host.counter.bytes
+        context.close()
+    return {"bytes_before_interaction_kb": round(before / 1000, 1), "requests_before_interaction":
+            len(before_requests), "bytes_after_ready_kb": round(total / 1000, 1)}
+
+
+def input_latency(playwright, chromium: str, host: Host, edits: int) -> dict[str, float]:
+    """Input → DOM latency over `edits` edits of the vram_fit widget (GPU count 1…64, each new)."""
+    browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+    try:
+        page = browser.new_page(bypass_csp=True)
+        page.goto(host.url + ARTICLE)
+        page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+        page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'ready'",
+                               timeout=60000)
+        values = [str(1 + (i * 7) % 63) for i in range(edits)]
+        values = [v if v != "8" else "9" for v in values]
+        samples = []
+        for previous, value in zip(["8", *values], values, strict=False):
+            if value == previous:
+                continue
+            samples.append(page.evaluate(EDIT_JS, value))
+    finally:
+        browser.close()
+    return {"input_to_dom_p50_ms": percentile(samples, 0.5), "input_to_dom_p95_ms": percentile(samples, 0.95),
+            "input_edits": len(samples)}
+
+
+def plain_boot(playwright, chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
+    """A plain Pyodide boot (main thread, no snapshot, no packages) of the same files, cold and warm."""
+    runtime = json.loads(re.search(r'id="kw-runtime">(.*?)</script>',
+                                   (site / ARTICLE / "index.html").read_text(encoding="utf-8"))[1])
+    page_dir = site / "bench-plain-boot"
+    page_dir.mkdir(exist_ok=True)
+    (page_dir / "index.html").write_text(PLAIN_BOOT_HTML % runtime, encoding="utf-8")
+    url = host.url + "bench-plain-boot/"
+
+    def once(context) -> float:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("window.__plain", timeout=120000)
+        value = page.evaluate("window.__plain")
+        page.close()
+        return value
+
+    cold, warm = [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+            context = launch(playwright, chromium, profile)
+            cold.append(once(context))
+            context.close()
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        context = launch(playwright, chromium, profile)
+        once(context)
+        warm = [once(context) for _ in range(runs)]
+        context.close()
+    return {"plain_boot_cold_ms": median(cold), "plain_boot_warm_ms": median(warm)}
+
+
+def lighthouse(chromium: str, host: Host) -> dict[str, dict[str, int]]:
+    """Lighthouse 12.2.3 category scores (0–100) for the article in both languages."""
+    cli = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
+    if not cli.exists():
+        raise SystemExit("Lighthouse is missing: run `npm ci` (python3 build.py sets it up).")
+    scores = {}
+    for lang, path in (("da", ARTICLE), ("fr", "fr/" + ARTICLE)):
+        with tempfile.TemporaryDirectory() as out:
+            report = Path(out) / "report.json"
+            subprocess.run(["node", str(cli), host.url + path, "--quiet", "--output=json", f"--output-path={report}",
+                            f"--chrome-path={chromium}", "--chrome-flags=" + " ".join(CHROMIUM_ARGS),
+                            "--only-categories=performance,accessibility,best-practices,seo"],
+                           check=True, cwd=ROOT, env={**os.environ, "CHROME_PATH": chromium})
+            data = json.loads(report.read_text(encoding="utf-8"))
+        scores[lang] = {name: round((cat["score"] or 0) * 100) for name, cat in data["categories"].items()}
+        failing = [a["id"] for a in data["audits"].values() if a.get("score") is not None and a["score"] < 1
+                   and a.get("scoreDisplayMode") in {"binary", "numeric"}]
+        scores[lang + "_not_perfect"] = failing[:20]
+    return scores
+
+
+def budgets(results: dict[str, object]) -> list[tuple[str, object, str, bool]]:
+    """Each budget: (metric, measured, limit as text, holds)."""
+    rows = []
+    for metric, (limit, unit, kind) in BUDGETS.items():
+        value = results.get(metric)
+        holds = value is not None and (value <= limit if kind == "max" else value >= limit)
+        rows.append((metric, value, f"{'≤' if kind == 'max' else '≥'} {limit} {unit}", holds))
+    return rows
+
+
+def table(results: dict[str, object]) -> str:
+    """The report: every figure, then the budgets."""
+    shown = {k: v for k, v in results.items() if not isinstance(v, (list, dict))}
+    width = max(map(len, shown))
+    lines = ["figure".ljust(width) + "  value", "-" * (width + 20)]
+    lines += [f"{k.ljust(width)}  {v}" for k, v in shown.items()]
+    lines += ["", "budget".ljust(width) + "  measured    limit          holds", "-" * (width + 40)]
+    for metric, value, limit, holds in budgets(results):
+        lines.append(f"{metric.ljust(width)}  {str(value).ljust(10)}  {limit.ljust(13)}  {'yes' if holds else 'NO'}")
+    for name, row in results.get("calculators_us", {}).items():
+        lines.append(f"calculators.run {name}: median {row['median_us']} µs (CPython)")
+    for lang in ("da", "fr"):
+        if lang in results.get("lighthouse", {}):
+            lines.append(f"lighthouse {lang}: {results['lighthouse'][lang]}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; print the table, write the JSON; exit 0 (budgets are reported, not enforced)."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="visits per median (default 5)")
+    parser.add_argument("--edits", type=int, default=120, help="edits for the input latency (default 120)")
+    parser.add_argument("--lighthouse", action="store_true", help="also run Lighthouse on the article")
+    parser.add_argument("--json", type=Path, default=ROOT / "bench-results" / "bench.json")
+    args = parser.parse_args(argv)
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    results: dict[str, object] = {"machine": f"{os.cpu_count()} cores", "pyodide": "see package-lock.json"}
+    with tempfile.TemporaryDirectory(prefix="kentino-bench-") as tmp:
+        work = Path(tmp)
+        results.update(build_times(work, runs=3))
+        site = work / "full-0"
+        with Host(site) as host, sync_playwright() as playwright:
+            results.update(bytes_transferred(playwright, chromium, host))
+            results.update(browser_runs(playwright, chromium, host, args.runs))
+            results.update(plain_boot(playwright, chromium, host, site, args.runs))
+            results.update(input_latency(playwright, chromium, host, args.edits))
+            if args.lighthouse:
+                results["lighthouse"] = lighthouse(chromium, host)
+        shutil.rmtree(site / "bench-plain-boot", ignore_errors=True)
+    results["speedup_vs_plain_boot"] = round(results["plain_boot_cold_ms"] / results["first_live_cold_ms"], 2)
+    results["speedup_vs_plain_boot_warm"] = round(results["plain_boot_warm_ms"] / results["first_live_warm_ms"], 2)
+    results["calculators_us"] = {}
+    for name in bench_calculators.NAMES:
+        med, best = bench_calculators.bench(name, 1000)
+        results["calculators_us"][name] = {"median_us": round(med, 1), "min_us": round(best, 1)}
+    results["budgets"] = {m: {"measured": v, "limit": lim, "holds": ok} for m, v, lim, ok in budgets(results)}
+    print(table(results))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False), encoding="utf-8")
+    print(f"\nwritten to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

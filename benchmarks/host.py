@@ -1,0 +1,138 @@
+"""A local stand-in for a real static host: the site's `_headers` rules, gzip, validators, byte counts.
+
+Serves a built site on 127.0.0.1 the way a CDN-backed static host would: the `Content-Type`,
+`Cache-Control` and security headers from `site/_headers` (Netlify / Cloudflare Pages format; path
+patterns with `*`), a default of `Cache-Control: public, max-age=0, must-revalidate`, gzip for every
+compressible response when the browser accepts it (compressed once, kept in memory), and
+`Last-Modified` / `If-Modified-Since` revalidation. It counts the bytes it sends, so a benchmark can
+tell what a visit transferred (a response from the browser's cache never reaches the server).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import fnmatch
+import functools
+import gzip
+import mimetypes
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+DEFAULT_CACHE = "public, max-age=0, must-revalidate"
+TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".whl": "application/zip",
+         ".json": "application/json", ".svg": "image/svg+xml", ".bin": "application/octet-stream"}
+INCOMPRESSIBLE = {".whl", ".zip", ".gz", ".png", ".jpg", ".woff2"}
+
+
+def parse_headers_file(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """`_headers` as [(path pattern, [(name, value), ...]), ...], in file order."""
+    rules: list[tuple[str, list[tuple[str, str]]]] = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            rules.append((line.strip(), []))
+        elif rules and ":" in line:
+            name, value = line.strip().split(":", 1)
+            rules[-1][1].append((name.strip(), value.strip()))
+    return rules
+
+
+class Counter:
+    """Bytes and requests served, thread-safe; `reset()` between the phases of a measurement."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        with self._lock:
+            self.bytes, self.requests = 0, []
+
+    def add(self, path: str, sent: int) -> None:
+        with self._lock:
+            self.bytes += sent
+            self.requests.append(path)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    root: Path
+    rules: list[tuple[str, list[tuple[str, str]]]]
+    counter: Counter
+    gzipped: dict[Path, bytes]
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
+        pass
+
+    def _file(self, path: str) -> Path | None:
+        target = (self.root / unquote(path).lstrip("/")).resolve()
+        if self.root not in target.parents and target != self.root:
+            return None
+        if target.is_dir():
+            target = target / "index.html"
+        return target if target.is_file() else None
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        path = urlsplit(self.path).path
+        target = self._file(path)
+        if target is None:
+            return self._send(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain"}, b"not found", path)
+        stat = target.stat()
+        headers = {"Content-Type": TYPES.get(target.suffix) or mimetypes.guess_type(target.name)[0]
+                   or "application/octet-stream", "Cache-Control": DEFAULT_CACHE,
+                   "Last-Modified": email.utils.formatdate(stat.st_mtime, usegmt=True)}
+        for pattern, values in self.rules:
+            if fnmatch.fnmatchcase(path, pattern):
+                headers.update(values)
+        since = self.headers.get("If-Modified-Since")
+        if since and email.utils.parsedate_to_datetime(since).timestamp() >= int(stat.st_mtime):
+            return self._send(HTTPStatus.NOT_MODIFIED, {k: v for k, v in headers.items() if k != "Content-Type"},
+                              b"", path)
+        body = target.read_bytes()
+        if "gzip" in self.headers.get("Accept-Encoding", "") and target.suffix not in INCOMPRESSIBLE:
+            if target not in self.gzipped:
+                self.gzipped[target] = gzip.compress(body, compresslevel=6, mtime=0)
+            body = self.gzipped[target]
+            headers["Content-Encoding"] = "gzip"
+            headers["Vary"] = "Accept-Encoding"
+        self._send(HTTPStatus.OK, headers, body, path)
+
+    def _send(self, status: HTTPStatus, headers: dict[str, str], body: bytes, path: str) -> None:
+        self.send_response(status)
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if body and self.command != "HEAD":
+            self.wfile.write(body)
+        self.counter.add(path, len(body) + sum(len(k) + len(v) + 4 for k, v in headers.items()) + 17)
+
+
+class Host:
+    """Serve `root` on 127.0.0.1 (a free port) like a static host; use as a context manager."""
+
+    def __init__(self, root: Path) -> None:
+        headers_file = root / "_headers"
+        rules = parse_headers_file(headers_file.read_text(encoding="utf-8")) if headers_file.exists() else []
+        self.counter = Counter()
+        handler = type("Handler", (_Handler,), {"root": root.resolve(), "rules": rules, "counter": self.counter,
+                                                "gzipped": {}})
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler))
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """Base URL with a trailing slash."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def __enter__(self) -> Host:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
