@@ -25,7 +25,9 @@ import base64
 import hashlib
 import json
 import os
+import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -44,6 +46,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 APP_NAME = "kentino-wiki-runtime"
 BABEL_LOCALES = ("root", "da", "fr")
 SOURCES = ("calculators", "widgets")
+KEEP_VERSIONS = 4
 
 
 class RuntimeError_(RuntimeError):
@@ -168,17 +171,49 @@ def write_lock(out: Path, wheels: list[Path]) -> Path:
     return path
 
 
+def write_empty_stdlib(out: Path) -> Path:
+    """An empty zip the worker passes as `stdLibURL` after a snapshot boot: the restored interpreter has
+    imported what it needs, so the 2.5 MB standard library is fetched only if a call ever needs it."""
+    path = out / "empty-stdlib.zip"
+    with zipfile.ZipFile(path, "w"):
+        pass
+    return path
+
+
 def make_snapshot(out: Path, wheels: list[Path]) -> Path:
     """Run `wiki/snapshot.mjs` under Node: install the wheels, pre-warm, write `snapshot.bin`."""
     node = shutil.which("node")
     if not node:
         raise RuntimeError_("Node.js is needed to make the Pyodide snapshot: install Debian's `nodejs`.")
-    target = out / "snapshot.bin"
-    result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(target), *map(str, wheels)], cwd=ROOT,
+    raw = out / "snapshot.raw"
+    result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(raw), *map(str, wheels)], cwd=ROOT,
                             capture_output=True, text=True)
-    if result.returncode != 0 or not target.exists():
+    if result.returncode != 0 or not raw.exists():
         raise RuntimeError_(f"the Pyodide snapshot failed:\n{result.stdout}\n{result.stderr}")
+    target = out / "snapshot.bin"
+    target.write_bytes(sparse(raw.read_bytes()))
+    raw.unlink()
     return target
+
+
+SPARSE_MAGIC = b"KWSPARSE"
+ZERO_RUN = re.compile(rb"\x00{4096,}")
+
+
+def sparse(snapshot: bytes) -> bytes:
+    """The snapshot without its long runs of zeros (13 of its 31 MB): less to download, decompress and
+    copy. Layout: magic, u32 total length, u32 segment count, (u32 offset, u32 length) per segment,
+    then the segments' bytes; the worker rebuilds the full image in a zero-filled buffer."""
+    segments, start = [], 0
+    for run in ZERO_RUN.finditer(snapshot):
+        if run.start() > start:
+            segments.append((start, run.start() - start))
+        start = run.end()
+    if start < len(snapshot):
+        segments.append((start, len(snapshot) - start))
+    header = SPARSE_MAGIC + struct.pack("<II", len(snapshot), len(segments))
+    table = b"".join(struct.pack("<II", offset, length) for offset, length in segments)
+    return header + table + b"".join(snapshot[offset:offset + length] for offset, length in segments)
 
 
 def prepare() -> Runtime:
@@ -195,6 +230,7 @@ def prepare() -> Runtime:
         try:
             wheels = [build_app_wheel(work), build_babel_wheel(work)]
             write_lock(work, wheels)
+            write_empty_stdlib(work)
             make_snapshot(work, wheels)
             try:
                 work.rename(app_dir)
@@ -202,8 +238,10 @@ def prepare() -> Runtime:
                 pass
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        for stale in CACHE.iterdir():
-            if stale.name != key and not stale.name.startswith("tmp-"):
+        # Keep a few recent versions: test builds of modified copies share this cache.
+        done = sorted((d for d in CACHE.iterdir() if not d.name.startswith("tmp-")), key=lambda d: d.stat().st_mtime)
+        for stale in done[:-KEEP_VERSIONS]:
+            if stale.name != key:
                 shutil.rmtree(stale, ignore_errors=True)
     return Runtime(version, key, app_dir)
 
