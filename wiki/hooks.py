@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from wiki import catalogs, runtime  # noqa: E402
+from wiki import catalogs, csp, runtime  # noqa: E402
 from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import patch_site  # noqa: E402
@@ -43,6 +43,12 @@ def on_config(config: MkDocsConfig) -> None:
     if problems:
         raise PluginError("The translation catalogs are not complete:\n  " + "\n  ".join(problems))
     catalogs.compile_all(langs)
+
+
+def _prepare_runtime(config: MkDocsConfig) -> None:
+    # Only a site that embeds a calculator pays for the browser runtime (cached in build/runtime/).
+    if "kw_runtime" in config.extra:
+        return
     try:
         prepared = runtime.prepare()
     except (runtime.RuntimeError_, OSError) as error:
@@ -61,9 +67,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     lang = getattr(page.file, "locale", None) or default
     first_line = body_start_line(page.file.content_string)
     try:
-        markdown = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
+        rendered = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
     except EmbedError as error:
         raise PluginError(f"Broken calculator embed: {error}") from None
+    if rendered != markdown:
+        _prepare_runtime(config)
+    markdown = rendered
     building = config.plugins["i18n"].current_language or default
     if lang != building:
         markdown = untranslated.with_notice(markdown, building)
@@ -74,10 +83,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 @event_priority(-200)  # after static-i18n (-100) has built every language and merged the index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Per-language search indexes, x-default in the sitemap, no CDN in Material's bundle."""
+    """Per-language search indexes, x-default in the sitemap, no CDN in Material's bundle, `_headers` (CSP)."""
     default, others = _languages(config)
     root = _site_root(config, others)
     write_split_indexes(root, default, others)
     rewrite_sitemap(root, default)
     patch_site(root)
-    runtime.install(config.extra["kw_runtime_prepared"], root)
+    if "kw_runtime_prepared" in config.extra:
+        runtime.install(config.extra["kw_runtime_prepared"], root)
+    csp.write_headers(root)

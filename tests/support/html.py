@@ -67,3 +67,12 @@ def normalize(text: str) -> str:
 def html_pages(site: Path) -> list[Path]:
     """Every HTML page of the built site except the error page."""
     return sorted(p for p in site.rglob("*.html") if p.name != "404.html")
+
+
+def url_paths(site: Path) -> list[str]:
+    """The URL path (relative to the site root) of every HTML page of the built site, error page included."""
+    paths = []
+    for page in sorted(site.rglob("*.html")):
+        rel = page.relative_to(site).as_posix()
+        paths.append(rel[: -len("index.html")] if rel.endswith("index.html") else rel)
+    return paths

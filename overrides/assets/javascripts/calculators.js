@@ -161,7 +161,8 @@ function apply(widget, view) {
   if (!view.ok) {
     showErrors(widget, view.errors);
     widget.dataset.stale = "";
-    if (status) status.textContent = status.dataset.stale;
+    // An error of the whole calculation (key "": "The calculation failed") has no field slot to show in.
+    if (status) status.textContent = view.errors[""] || status.dataset.stale;
     return;
   }
   showErrors(widget, {});
@@ -201,9 +202,11 @@ async function recompute(widget) {
     apply(widget, view);
     if (view.ok) writeFragment(widget, values);
   } catch {
-    // The worker died or hung: say so, keep the last result, and start afresh on the next input.
+    // The worker died or hung: say so, keep the last result (marked stale: it is for the previous
+    // inputs), and start afresh on the next input.
     stopWorker();
     setAll("error");
+    widget.dataset.stale = "";
   }
 }
 

@@ -1,0 +1,96 @@
+"""Accessibility audit: axe-core (npm, injected from node_modules, offline) on every built page.
+
+Rules run: every axe rule tagged WCAG 2.0 and 2.1 level A and AA, WCAG 2.2 AA, and axe's best practices
+(`TAGS`). Every page in both palettes, and the article with its widgets static, live, recomputed and
+showing an input error. Any violation fails, listed with its rule, targets and axe's summary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.site.test_live import CHANGES, set_value, wait_for_output, widget
+from tests.support.html import url_paths
+from widgets import view
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+# Playwright's colour scheme -> Material's palette (mkdocs.yml: the palette follows prefers-color-scheme).
+SCHEMES = {"light": "default", "dark": "slate"}
+BACKGROUNDS = {"light": "rgb(255, 255, 255)", "dark": "rgb(30, 33, 41)"}
+ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
+
+
+def audit(page) -> list[dict]:
+    """axe's violations on the current page (axe is injected once per document, from node_modules)."""
+    if not AXE.exists():
+        pytest.fail("node_modules/axe-core is missing: run `python3 build.py test` (it runs `npm ci`)")
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
+    return page.evaluate("(options) => axe.run(document, options).then((r) => r.violations)", options)
+
+
+def report(where: str, violations: list[dict]) -> list[str]:
+    """One line per violating node: where, rule, impact, target and axe's failure summary."""
+    lines = []
+    for rule in violations:
+        for node in rule["nodes"]:
+            summary = " ".join(node.get("failureSummary", "").split())
+            lines.append(f"{where}: {rule['id']} ({rule['impact']}) {node['target']}: {summary}")
+    return lines
+
+
+def open_in_scheme(page, url: str, scheme: str) -> None:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == BACKGROUNDS[scheme]
+
+
+@pytest.fixture(params=list(SCHEMES))
+def scheme_page(request, browser):
+    """A page whose browser prefers the light or the dark colour scheme."""
+    context = browser.new_context(color_scheme=request.param, service_workers="block")
+    tab = context.new_page()
+    tab.set_default_timeout(15000)
+    tab.scheme = request.param
+    yield tab
+    context.close()
+
+
+def test_every_page_has_no_violation(scheme_page, server, site_dir: Path) -> None:
+    paths = url_paths(site_dir)
+    assert {"", "scale-out/", "fr/", "fr/scale-out/", "404.html"} <= set(paths)
+    found = []
+    for path in paths:
+        open_in_scheme(scheme_page, server.url + path, scheme_page.scheme)
+        found += report(f"/{path} [{scheme_page.scheme}]", audit(scheme_page))
+    assert found == [], "axe violations:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["da", "fr"])
+def test_live_widgets_have_no_violation(scheme_page, server, lang: str) -> None:
+    page, scheme = scheme_page, scheme_page.scheme
+    open_in_scheme(page, server.url + ARTICLE[lang], scheme)
+    found = report(f"static [{scheme}]", audit(page))
+    page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+    page.wait_for_function("[...document.querySelectorAll('[data-calculator]')].every((w) => w.dataset.state "
+                           "=== 'ready')", timeout=60000)
+    found += report(f"ready [{scheme}]", audit(page))
+    for name, (field, values) in CHANGES.items():
+        set_value(page, name, field, values[lang])
+        inputs = page.evaluate("""(name) => Object.fromEntries([...document.querySelectorAll(
+            `[data-calculator="${name}"] form [name]`)].map((f) => [f.name, f.value]))""", name)
+        wait_for_output(page, name, "explanation", view(name, inputs, lang)["explanation"])
+    found += report(f"recomputed [{scheme}]", audit(page))
+    set_value(page, "vram_fit", "gpus", "abc")
+    widget(page, "vram_fit").locator('[data-error-for="gpus"]').wait_for(state="visible", timeout=10000)
+    assert widget(page, "vram_fit").get_attribute("data-stale") == ""
+    found += report(f"input error [{scheme}]", audit(page))
+    assert found == [], f"axe violations on /{ARTICLE[lang]}:\n" + "\n".join(found)

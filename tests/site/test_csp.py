@@ -1,0 +1,165 @@
+"""The Content-Security-Policy of `site/_headers`: computed from the build, and the site works under it.
+
+The browser tests serve the built site with the headers of the shipped `_headers` file (the test
+server's own `.wasm` type is removed, so the runtime loads only if that file's type is right) and
+collect violations three ways: `securitypolicyviolation` events in the page, CSP errors on the
+console (uncaught page errors too), and the reports the browser posts to a `report-uri` the test
+server adds (the only way to see a violation inside the calculator's worker).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.site.test_browser import search
+from tests.site.test_live import CHANGES, set_value, widget
+from tests.support.html import url_paths
+from tests.support.server import StaticServer, _Handler
+from widgets import view
+from wiki import csp
+
+REPORT_PATH = "/__csp-report"
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
+  `${e.violatedDirective} blocked ${e.blockedURI} in ${e.sourceFile}:${e.lineNumber} ${e.sample}`));
+"""
+ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
+
+
+def test_only_executable_inline_scripts_are_hashed() -> None:
+    html = ('<script>a()</script><script type="application/json" id="c">{"x": 1}</script>'
+            '<script src="b.js"></script><script type="module">import "./m.js"</script>')
+    assert csp.inline_scripts(html) == ["a()", 'import "./m.js"']
+    # the CSP hash of "alert(1)", as browsers compute it
+    assert csp.script_hash("alert(1)") == "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='"
+
+
+def test_headers_file_is_shipped_with_a_strict_policy(site_dir: Path) -> None:
+    rules = dict(csp.read_headers((site_dir / "_headers").read_text(encoding="utf-8")))
+    policy = rules["/*"]["Content-Security-Policy"]
+    directives = {d.split()[0]: d.split()[1:] for d in policy.split("; ")}
+    assert directives["default-src"] == ["'self'"]
+    assert directives["script-src"][:2] == ["'self'", "'wasm-unsafe-eval'"]
+    hashes = directives["script-src"][2:]
+    assert hashes and all(h.startswith("'sha256-") for h in hashes)
+    assert sorted(hashes) == csp.script_hashes(site_dir)
+    assert directives["object-src"] == ["'none'"] and directives["frame-ancestors"] == ["'none'"]
+    assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy and "*" not in policy
+    assert rules["/*"]["X-Content-Type-Options"] == "nosniff"
+    assert rules["/*.wasm"] == {"Content-Type": "application/wasm"}
+    assert rules["/pyodide/*"] == {"Cache-Control": "public, max-age=31536000, immutable"}
+    # every inline script of every page is covered, Material's three included
+    for page in site_dir.rglob("*.html"):
+        assert {csp.script_hash(s) for s in csp.inline_scripts(page.read_text(encoding="utf-8"))} <= set(hashes)
+    assert len(csp.inline_scripts((site_dir / "index.html").read_text(encoding="utf-8"))) == 3
+
+
+def headers_handler(site_dir: Path, reports: list[dict]) -> type[_Handler]:
+    """A handler that sends the headers of `site_dir/_headers` and records CSP reports."""
+    rules = csp.read_headers((site_dir / "_headers").read_text(encoding="utf-8"))
+
+    class ShippedHeaders(_Handler):
+        # no .wasm type of its own: the runtime only loads if the _headers file gives the right one
+        extensions_map = {**_Handler.extensions_map, ".wasm": "application/octet-stream"}
+
+        def _matching(self) -> dict[str, str]:
+            path = self.path.split("?")[0]
+            found: dict[str, str] = {}
+            for pattern, headers in rules:
+                if fnmatch.fnmatchcase(path, pattern):
+                    found.update(headers)
+            return found
+
+        def guess_type(self, path: str) -> str:
+            return self._matching().get("Content-Type") or super().guess_type(path)
+
+        def end_headers(self) -> None:
+            for name, value in self._matching().items():
+                if name == "Content-Security-Policy":
+                    value += f"; report-uri {REPORT_PATH}"
+                if name != "Content-Type":
+                    self.send_header(name, value)
+            super().end_headers()
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if self.path == REPORT_PATH:
+                reports.append(json.loads(body or b"{}"))
+            self.send_response(204)
+            self.end_headers()
+
+    return ShippedHeaders
+
+
+@pytest.fixture
+def strict(browser, site_dir: Path) -> Iterator[object]:
+    """A page on the site served with the shipped headers; `.violations()` lists every violation seen."""
+    reports: list[dict] = []
+    with StaticServer(site_dir, headers_handler(site_dir, reports)) as served:
+        context = browser.new_context(service_workers="block")
+        tab = context.new_page()
+        tab.set_default_timeout(15000)
+        tab.add_init_script(RECORD_VIOLATIONS)
+        console: list[str] = []
+        tab.on("console", lambda m: console.append(m.text) if "Content Security Policy" in m.text else None)
+        tab.on("pageerror", lambda e: console.append(str(e)))
+        tab.served = served
+
+        def violations() -> list[str]:
+            tab.wait_for_timeout(500)  # reports are posted asynchronously
+            seen = [] if tab.url.startswith("about:") else tab.evaluate("window.__cspViolations || []")
+            return seen + console + [json.dumps(r) for r in reports]
+
+        tab.violations = violations
+        yield tab
+        context.close()
+
+
+def test_every_page_and_the_live_calculators_work_under_the_policy(strict, site_dir: Path) -> None:
+    page = strict
+    policy = dict(csp.read_headers((site_dir / "_headers").read_text(encoding="utf-8")))["/*"]
+    seen = []
+    for path in url_paths(site_dir):
+        response = page.goto(page.served.url + path)
+        assert response.headers["content-security-policy"].startswith(policy["Content-Security-Policy"])
+        page.wait_for_load_state("networkidle")
+        seen += page.evaluate("window.__cspViolations")
+    assert seen == []
+    # Material's search runs in its own worker (lunr and the index loaded there)
+    page.goto(page.served.url + "scale-out/")
+    assert any("scale-out/" in href for href in search(page, "arbejdsbyrden"))
+    for lang in ("da", "fr"):
+        page.goto(page.served.url + ARTICLE[lang])
+        page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+        # waits by selector: a string predicate (wait_for_function) would itself be an eval the policy blocks
+        page.wait_for_selector('[data-calculator="vram_fit"]:is([data-state="ready"], [data-state="error"])',
+                               timeout=60000)
+        assert widget(page, "vram_fit").get_attribute("data-state") == "ready", page.violations()
+        for name, (field, values) in CHANGES.items():
+            set_value(page, name, field, values[lang])
+            inputs = {f: page.locator(f'[data-calculator="{name}"] form [name="{f}"]').input_value()
+                      for f in page.locator(f'[data-calculator="{name}"] form [name]').evaluate_all(
+                          "(fs) => fs.map((f) => f.name)")}
+            expected = view(name, inputs, lang)["explanation"]
+            explanation = widget(page, name).locator('[data-output="explanation"]')
+            explanation.filter(has_text=expected).wait_for(timeout=10000)
+            assert explanation.text_content() == expected
+        assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
+    assert page.violations() == []
+
+
+def test_a_violation_is_blocked_and_seen(strict) -> None:
+    page = strict
+    page.goto(page.served.url)
+    page.evaluate("""() => { const s = document.createElement("script");
+        s.textContent = "window.__ran = 1"; document.head.append(s); }""")
+    assert page.evaluate("window.__ran") is None
+    violations = page.violations()
+    assert any(v.startswith("script-src") for v in violations if not v.startswith("{"))
+    assert any('"csp-report"' in v for v in violations)

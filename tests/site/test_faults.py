@@ -1,0 +1,258 @@
+"""Hostile input and faults: a catalog with markup, a killed worker, a Python exception, a runtime that
+never loads, and no request to another host on any page, with and without interaction."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po, write_po
+
+from tests.conftest import build_site
+from tests.site.test_browser import only_local, search
+from tests.site.test_live import CHANGES, form_values, set_value, wait_for_output, widget
+from tests.support.html import Page, url_paths
+from tests.support.project import copy_project
+from tests.support.server import StaticServer
+from widgets import strings, view
+from widgets.messages import text
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+# French strings of the vram_fit widget: its title (static only), the explanations of the preset
+# ("tight_kv") and of 16 GPUs ("fits"), and the SVG's title (built by Python, set with innerHTML live).
+POISONED = [strings.TITLES["vram_fit"], strings.EXPLANATIONS[("vram_fit", "tight_kv")],
+            strings.EXPLANATIONS[("vram_fit", "fits")], strings.UI["figure_vram"]]
+ALL_READY = "[...document.querySelectorAll('[data-calculator]')].every((w) => w.dataset.state === '{}')"
+
+
+def open_live(page, url: str) -> None:
+    """Open an article and start the live calculators from the first widget."""
+    page.goto(url)
+    page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+    page.wait_for_function(ALL_READY.format("ready"), timeout=60000)
+
+
+def calculator_worker(page):
+    return next(w for w in page.workers if w.url.endswith("/calculator-worker.js"))
+
+
+def watch_errors(page) -> list[str]:
+    """Collect uncaught page errors and console errors from now on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def assert_error_state(page, lang: str) -> None:
+    for name in CHANGES:
+        root = widget(page, name)
+        assert root.get_attribute("data-state") == "error"
+        status = root.locator("[data-status]")
+        assert status.text_content() == status.get_attribute("data-text-error") == text(lang, strings.UI["state_error"])
+
+
+# --- a catalog translation containing markup -------------------------------------------------------------
+
+
+def poison_french_catalog(project: Path) -> None:
+    """Prefix the French translation of every string in `POISONED` with `HOSTILE`."""
+    path = project / "i18n" / "fr" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as source:
+        catalog = read_po(source)
+    for msgid in POISONED:
+        catalog[msgid].string = f"{HOSTILE} {catalog[msgid].string}"
+    with path.open("wb") as target:
+        write_po(target, catalog)
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
+    """A copy of the project built with the poisoned French catalog, served on 127.0.0.1."""
+    project = tmp_path_factory.mktemp("hostile")
+    config = copy_project(project)
+    poison_french_catalog(project)
+    # Its own runtime cache: a new catalog is a new runtime digest, and preparing one prunes the others.
+    (project / "build").unlink()
+    (project / "build").mkdir()
+    target = project / "site"
+    with StaticServer(target) as running:
+        result = build_site(target, config, site_url=running.url)
+        assert result.returncode == 0, f"build failed:\n{result.stdout}\n{result.stderr}"
+        yield running
+
+
+def test_catalog_markup_is_text_in_the_static_html(hostile_site) -> None:
+    page = Page(hostile_site.root / "fr" / "scale-out" / "index.html")
+    assert HOSTILE in page.text  # shown as text (the parser unescapes it) ...
+    assert "<img" not in page.source and "window.__pwned=2</script>" not in page.source  # ... never as markup
+    assert page.source.count("&lt;img src=x onerror=") >= 3  # title, explanation, SVG title
+    assert page.find("img") == []
+
+
+def test_catalog_markup_never_executes_static_or_live(browser, hostile_site) -> None:
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        errors = watch_errors(page)
+        root = widget(page, "vram_fit")
+        page.goto(hostile_site.url + "fr/scale-out/")
+        assert root.locator(".kw-calc__title").text_content().startswith(HOSTILE)
+        assert root.locator('[data-output="explanation"]').text_content().startswith(HOSTILE)
+        assert root.locator("svg title").text_content().startswith(HOSTILE)
+        assert page.locator("img").count() == 0 and root.locator("script").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        open_live(page, page.url)
+        set_value(page, "vram_fit", "gpus", "16")
+        page.wait_for_function("""() => document.querySelector('[data-calculator="vram_fit"] svg title')
+            .textContent.includes("1\u202f536")""", timeout=10000)
+        explanation = root.locator('[data-output="explanation"]').text_content()
+        assert explanation.startswith(HOSTILE) and "1\u202f536\u202fGo" in explanation  # the live "fits" sentence
+        assert root.locator("svg title").text_content().startswith(HOSTILE)
+        assert page.locator("img").count() == 0 and root.locator("script").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        assert dialogs == [] and errors == []
+    finally:
+        context.close()
+
+
+# --- the worker killed mid-session ------------------------------------------------------------------------
+
+
+def test_a_killed_worker_shows_the_error_state_and_the_next_input_recovers(page, server) -> None:
+    errors = watch_errors(page)
+    open_live(page, server.url + "scale-out/")
+    root = widget(page, "vram_fit")
+    set_value(page, "vram_fit", "gpus", "16")
+    wait_for_output(page, "vram_fit", "vram_gb", "1.536 GB")
+    killed = calculator_worker(page)
+    killed.evaluate("self.close()")
+    started = time.monotonic()
+    set_value(page, "vram_fit", "gpus", "24")
+    page.wait_for_function(ALL_READY.format("error"), timeout=10000)
+    elapsed = time.monotonic() - started
+    assert 4.5 < elapsed < 8, elapsed  # the page's 5 s request timeout, not a hang
+    assert_error_state(page, "da")
+    assert root.locator('[data-output="vram_gb"]').text_content() == "1.536 GB"  # the last result stays
+    set_value(page, "vram_fit", "gpus", "12")  # a new worker boots
+    page.wait_for_function(ALL_READY.format("ready"), timeout=60000)
+    wait_for_output(page, "vram_fit", "vram_gb", "1.152 GB")
+    expected = view("vram_fit", form_values(page, "vram_fit"), "da")
+    assert root.locator('[data-output="explanation"]').text_content() == expected["explanation"]
+    assert calculator_worker(page) is not killed
+    assert errors == []
+
+
+# --- a Python exception inside a calculator ---------------------------------------------------------------
+
+BREAK_VRAM_FIT = """
+import calculators.registry as _registry
+_kw_calc = _registry._BY_NAME["vram_fit"]
+_kw_compute = _kw_calc.compute
+def _kw_broken(inputs, raw):
+    raise ZeroDivisionError("injected by the fault test")
+object.__setattr__(_kw_calc, "compute", _kw_broken)  # Calculator is a frozen dataclass
+"""
+REPAIR_VRAM_FIT = 'object.__setattr__(_kw_calc, "compute", _kw_compute)'
+
+
+def test_a_python_exception_shows_the_localized_message_and_the_next_input_recovers(page, server) -> None:
+    errors = watch_errors(page)
+    open_live(page, server.url + "fr/scale-out/")
+    root = widget(page, "vram_fit")
+    status = root.locator("[data-status]")
+    before = root.locator('[data-output="vram_gb"]').text_content()
+    worker = calculator_worker(page)
+    worker.evaluate("(code) => pyodide.runPython(code)", BREAK_VRAM_FIT)
+    failed = text("fr", strings.ERRORS["internal_error"])
+    assert failed == "Le calcul a échoué. Merci de le signaler."
+    set_value(page, "vram_fit", "gpus", "16")
+    status.filter(has_text=failed).wait_for(timeout=10000)
+    assert status.text_content() == failed
+    assert root.get_attribute("data-stale") == ""
+    assert root.locator('[data-output="vram_gb"]').text_content() == before  # the last good result stays
+    assert widget(page, "scaling").get_attribute("data-state") == "ready"  # the other widgets are unaffected
+    worker.evaluate("(code) => pyodide.runPython(code)", REPAIR_VRAM_FIT)
+    set_value(page, "vram_fit", "gpus", "12")
+    wait_for_output(page, "vram_fit", "vram_gb", "1\u202f152\u202fGo")
+    assert root.get_attribute("data-stale") is None
+    assert status.text_content() == text("fr", strings.UI["state_ready"])
+    assert errors == []
+
+
+# --- a runtime that never finishes loading ----------------------------------------------------------------
+
+
+def runtime_config(site_dir: Path) -> dict[str, str]:
+    """The runtime URLs the build wrote into the article (relative to the site root)."""
+    source = (site_dir / "scale-out" / "index.html").read_text(encoding="utf-8")
+    return json.loads(re.search(r'<script type="application/json" id="kw-runtime">(.*?)</script>', source)[1])
+
+
+def test_a_runtime_that_never_loads_times_out_leaves_the_page_usable_and_recovers(page, server, site_dir) -> None:
+    held: list[str] = []
+    snapshot = server.url + runtime_config(site_dir)["snapshot"]
+    page.route("**/*.wasm", lambda route: held.append(route.request.url))  # never fulfilled
+    page.route(snapshot, lambda route: held.append(route.request.url))
+    page.clock.install()
+    page.goto(server.url + "scale-out/")
+    root = widget(page, "vram_fit")
+    root.locator('[name="gpus"]').focus()
+    page.wait_for_function(ALL_READY.format("loading"))
+    for _ in range(100):  # until the worker has asked for both held files
+        if snapshot in held and any(u.endswith("/pyodide.asm.wasm") for u in held):
+            break
+        page.wait_for_timeout(50)
+    assert snapshot in held and any(u.endswith("/pyodide.asm.wasm") for u in held), held
+    started = time.monotonic()
+    page.clock.run_for("00:15")  # the page clock also runs in real time: 15 s + the time above < 20 s
+    assert widget(page, "vram_fit").get_attribute("data-state") == "loading"  # not before the 20 s timeout
+    page.clock.run_for("00:06")
+    page.wait_for_function(ALL_READY.format("error"), timeout=5000)
+    assert time.monotonic() - started < 5  # 21 s of page time passed in a moment
+    assert_error_state(page, "da")
+    assert root.locator('[data-output="vram_gb"]').text_content() == "768 GB"  # prerendered numbers intact
+    assert root.locator('[data-output="verdict"]').text_content() == view(
+        "vram_fit", form_values(page, "vram_fit"), "da")["verdict_text"]
+    assert any("scale-out/" in href for href in search(page, "arbejdsbyrden"))  # the rest of the page works
+    page.keyboard.press("Escape")
+    page.unroute_all(behavior="ignoreErrors")  # the network is back: the next input boots a new worker
+    set_value(page, "vram_fit", "gpus", "16")
+    page.wait_for_function(ALL_READY.format("ready"), timeout=60000)
+    wait_for_output(page, "vram_fit", "vram_gb", "1.536 GB")
+    page.locator(".md-header__button.md-logo").click()
+    page.wait_for_url(server.url)
+    assert page.locator("h1").is_visible()
+
+
+# --- no request leaves 127.0.0.1 --------------------------------------------------------------------------
+
+
+def test_no_request_leaves_127_0_0_1_on_any_page_with_interaction(page, server, site_dir: Path) -> None:
+    paths = url_paths(site_dir)
+    assert {"", "scale-out/", "fr/", "fr/scale-out/", "404.html"} <= set(paths)
+    for path in paths:
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        lang = page.locator("html").get_attribute("lang")
+        assert only_local(page.requested_urls) == [], path
+        if page.locator("[data-calculator]").count():
+            open_live(page, page.url)
+            for name, (field, values) in CHANGES.items():
+                set_value(page, name, field, values[lang])
+                wait_for_output(page, name, "explanation", view(name, form_values(page, name), lang)["explanation"])
+        search(page, "GPU")
+        page.keyboard.press("Escape")
+        page.locator(".md-header .md-select").first.hover()  # the language menu
+        page.wait_for_load_state("networkidle")
+        assert only_local(page.requested_urls) == [], path
+    assert any(u.endswith("/pyodide.asm.wasm") for u in page.requested_urls)
+    assert any(u.endswith("search_index.json") for u in page.requested_urls)
