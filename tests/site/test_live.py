@@ -143,7 +143,7 @@ def test_inputs_are_shared_through_the_url_fragment(live, page, server) -> None:
     set_value(page, "vram_fit", "gpus", "12")
     wait_for_output(page, "vram_fit", "vram_gb", view("vram_fit", {**form_values(page, "vram_fit")}, "da")
                     ["outputs"]["vram_gb"])
-    assert re.search(r"#kw-vram-fit-1/.*gpus=12", page.url)
+    page.wait_for_url(re.compile(r"#kw-vram-fit-1/.*gpus=12"))  # written once the reader pauses
     shared = page.url
     page.goto("about:blank")
     page.goto(shared)

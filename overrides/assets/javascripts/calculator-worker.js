@@ -6,6 +6,8 @@
 
 const SNAPSHOT_MAGIC = 1886286592; // first u32 of a Pyodide memory snapshot
 const PACKAGES = ["kentino-wiki-runtime", "babel"];
+// Memory grown once at boot, beyond the snapshot: growing it later (as caches fill) stalls a keystroke.
+const HEAP_HEADROOM = 64 * 2 ** 20;
 let python = null;
 let restoreFiles = null; // after a snapshot boot: puts the stdlib and the wheels' files back, on demand
 
@@ -94,7 +96,7 @@ async function bootFromSnapshot(config, downloads) {
     _loadSnapshot: snapshot,
     createPyodideModule: async (settings) => {
       const module = await withCompiledWasm(compiled, () => createPyodideModule(settings));
-      growHeap(module, heapBytes);
+      growHeap(module, heapBytes + HEAP_HEADROOM);
       return module;
     },
   }));

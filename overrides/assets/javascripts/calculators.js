@@ -40,6 +40,15 @@ function stopWorker() {
   pending.clear();
 }
 
+// The worker thread itself (a 7 KB script that downloads nothing until told to boot) is started when
+// the browser is idle, so that a reader's first input does not also wait for a thread to start.
+let spare = null;
+
+function spawnWorker() {
+  spare ??= new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
+  return spare;
+}
+
 function startWorker() {
   if (booted) return booted;
   setAll("loading");
@@ -47,7 +56,8 @@ function startWorker() {
   const attempt = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("boot timeout")), BOOT_TIMEOUT_MS);
     try {
-      worker = new Worker(new URL("assets/javascripts/calculator-worker.js", root), { type: "module" });
+      worker = spawnWorker();
+      spare = null;
     } catch (error) {
       clearTimeout(timer);
       reject(error);
@@ -200,7 +210,9 @@ async function recompute(widget) {
     // Only the latest request of a widget may write its result.
     if (JSON.stringify(formValues(widget)) !== JSON.stringify(values)) return;
     apply(widget, view);
-    if (view.ok) writeFragment(widget, values);
+    // history.replaceState costs milliseconds: write the fragment once the reader pauses.
+    clearTimeout(widget.kwFragmentTimer);
+    if (view.ok) widget.kwFragmentTimer = setTimeout(() => writeFragment(widget, values), 300);
   } catch {
     // The worker died or hung: say so, keep the last result (marked stale: it is for the previous
     // inputs), and start afresh on the next input.
@@ -251,6 +263,11 @@ for (const widget of widgets) {
   for (const type of ["focusin", "pointerenter", "touchstart"]) {
     widget.addEventListener(type, () => startWorker().catch(() => {}), { once: true, passive: true });
   }
+}
+
+if (widgets.length) {
+  const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
+  idle(() => { try { spawnWorker(); } catch { /* started again, with its error, on the first input */ } });
 }
 
 const shared = readFragment();
