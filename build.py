@@ -150,11 +150,16 @@ def cmd_serve(args: argparse.Namespace) -> None:
     mkdocs("serve", "--strict", "--dev-addr", args.addr)
 
 
-def cmd_test(args: argparse.Namespace) -> None:
-    """Set up (Chromium included), then run the whole pytest suite."""
+def run_with_browser(module: str, *args: str) -> None:
+    """Set up (Chromium included), then run a Python module of the venv that drives the browser."""
     setup()
     chromium = ensure_chromium()
-    run([str(venv_bin("python")), "-m", "pytest", *args.pytest_args], env={"CHROMIUM": chromium})
+    run([str(venv_bin("python")), "-m", module, *args], env={"CHROMIUM": chromium})
+
+
+def cmd_test(args: argparse.Namespace) -> None:
+    """Set up (Chromium included), then run the whole pytest suite."""
+    run_with_browser("pytest", *args.pytest_args)
 
 
 def cmd_check(_: argparse.Namespace) -> None:
@@ -166,9 +171,7 @@ def cmd_check(_: argparse.Namespace) -> None:
 
 def cmd_bench(args: argparse.Namespace) -> None:
     """Set up (Chromium included), then run benchmarks/bench_site.py: figures, budgets, JSON."""
-    setup()
-    chromium = ensure_chromium()
-    run([str(venv_bin("python")), "-m", "benchmarks.bench_site", *args.pytest_args], env={"CHROMIUM": chromium})
+    run_with_browser("benchmarks.bench_site", *args.pytest_args)
 
 
 def cmd_catalogs(_: argparse.Namespace) -> None:

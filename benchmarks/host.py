@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import email.utils
 import fnmatch
-import functools
 import gzip
 import mimetypes
 import threading
@@ -20,6 +19,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from tests.support.server import StaticServer
 
 DEFAULT_CACHE = "public, max-age=0, must-revalidate"
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".whl": "application/zip",
@@ -111,7 +112,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.counter.add(path, len(body) + sum(len(k) + len(v) + 4 for k, v in headers.items()) + 17)
 
 
-class Host:
+class Host(StaticServer):
     """Serve `root` on 127.0.0.1 (a free port) like a static host; use as a context manager."""
 
     def __init__(self, root: Path) -> None:
@@ -120,19 +121,6 @@ class Host:
         self.counter = Counter()
         handler = type("Handler", (_Handler,), {"root": root.resolve(), "rules": rules, "counter": self.counter,
                                                 "gzipped": {}})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler))
+        self.root = root
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        """Base URL with a trailing slash."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/"
-
-    def __enter__(self) -> Host:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
