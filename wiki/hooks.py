@@ -51,7 +51,7 @@ def _prepare_runtime(config: MkDocsConfig) -> None:
         return
     try:
         prepared = runtime.prepare()
-    except (runtime.RuntimeError_, OSError) as error:
+    except (runtime.RuntimeUnavailable, OSError) as error:
         raise PluginError(f"The live calculators' runtime could not be prepared: {error}") from None
     config.extra["kw_runtime"] = prepared.page_config()
     config.extra["kw_runtime_prepared"] = prepared

@@ -49,7 +49,7 @@ SOURCES = ("calculators", "widgets")
 KEEP_VERSIONS = 4
 
 
-class RuntimeError_(RuntimeError):
+class RuntimeUnavailable(RuntimeError):
     """The runtime could not be prepared; the message says what to install or fix."""
 
 
@@ -82,7 +82,7 @@ def pyodide_version() -> str:
     """The installed npm `pyodide` version, or an error that says how to install it."""
     package = NODE_PYODIDE / "package.json"
     if not package.exists():
-        raise RuntimeError_("node_modules/pyodide is missing: run `python3 build.py build` (it runs `npm ci`).")
+        raise RuntimeUnavailable("node_modules/pyodide is missing: run `python3 build.py build` (it runs `npm ci`).")
     return json.loads(package.read_text(encoding="utf-8"))["version"]
 
 
@@ -110,9 +110,11 @@ def build_app_wheel(out: Path) -> Path:
     for package in SOURCES:
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", source / "pyproject.toml")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(out), str(source)], check=True, cwd=out,
-                   env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                             "--wheel-dir", str(out), str(source)], cwd=out, capture_output=True, text=True,
+                            env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    if result.returncode != 0:
+        raise RuntimeUnavailable(f"`pip wheel` of calculators + widgets failed:\n{result.stdout}\n{result.stderr}")
     shutil.rmtree(source)
     return next(out.glob(f"{APP_NAME.replace('-', '_')}-*.whl"))
 
@@ -184,12 +186,12 @@ def make_snapshot(out: Path, wheels: list[Path]) -> Path:
     """Run `wiki/snapshot.mjs` under Node: install the wheels, pre-warm, write `snapshot.bin`."""
     node = shutil.which("node")
     if not node:
-        raise RuntimeError_("Node.js is needed to make the Pyodide snapshot: install Debian's `nodejs`.")
+        raise RuntimeUnavailable("Node.js is needed to make the Pyodide snapshot: install Debian's `nodejs`.")
     raw = out / "snapshot.raw"
     result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(raw), *map(str, wheels)], cwd=ROOT,
                             capture_output=True, text=True)
     if result.returncode != 0 or not raw.exists():
-        raise RuntimeError_(f"the Pyodide snapshot failed:\n{result.stdout}\n{result.stderr}")
+        raise RuntimeUnavailable(f"the Pyodide snapshot failed:\n{result.stdout}\n{result.stderr}")
     target = out / "snapshot.bin"
     target.write_bytes(sparse(raw.read_bytes()))
     raw.unlink()
