@@ -259,7 +259,12 @@ for (const widget of widgets) {
   const form = widget.querySelector("form");
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("input", () => recompute(widget));
-  form.addEventListener("change", () => recompute(widget));
+  form.addEventListener("change", (event) => {
+    // The custom-model fields count only for a custom model: show them when it is chosen.
+    const custom = widget.querySelector('[data-group="custom_model"]');
+    if (custom && event.target.name === "model") custom.open = event.target.value === "custom";
+    recompute(widget);
+  });
   for (const type of ["focusin", "pointerenter", "touchstart"]) {
     widget.addEventListener(type, () => startWorker().catch(() => {}), { once: true, passive: true });
   }
@@ -275,5 +280,3 @@ if (shared) {
   shared.scrollIntoView();
   recompute(shared);
 }
-
-export { startWorker, recompute };
