@@ -15,6 +15,7 @@ from widgets import numbers, strings
 from widgets.messages import text
 
 WIDTH, BAR_HEIGHT = 600, 28
+LABEL_GAP = 14  # px between the baselines of two series labels (12 px text)
 
 
 def figure(name: str, result: dict[str, Any], lang: str) -> str:
@@ -88,16 +89,21 @@ def scaling_chart(series: list[dict[str, Any]], lang: str) -> str:
     fabrics: dict[str, list[dict[str, Any]]] = {}
     for row in series:
         fabrics.setdefault(row["fabric"], []).append(row)
+    labels: list[tuple[float, float, int, str]] = []
     for i, (fabric, rows) in enumerate(fabrics.items()):
         points = " ".join(f"{col[r['gpus']]:.1f},{y(r['efficiency']):.1f}" for r in rows)
         body.append(f'<polyline class="kw-svg__series kw-svg__series--{i}" points="{points}"/>')
         for r in rows:
             body.append(f'<circle class="kw-svg__dot kw-svg__series--{i}" cx="{col[r["gpus"]]:.1f}" '
                         f'cy="{y(r["efficiency"]):.1f}" r="3"/>')
-        last = rows[-1]
-        label = text(lang, strings.CHOICES[fabric])
-        body.append(f'<text class="kw-svg__label kw-svg__series--{i}" x="{col[last["gpus"]] + 8:.1f}" '
-                    f'y="{y(last["efficiency"]) + 4:.1f}">{escape(label)}</text>')
+        labels.append((y(rows[-1]["efficiency"]) + 4, col[rows[-1]["gpus"]] + 8, i, fabric))
+    # Series ending at the same GPU count can end close together: keep their labels LABEL_GAP apart.
+    placed: dict[float, float] = {}
+    for label_y, x, i, fabric in sorted(labels):
+        label_y = max(label_y, placed.get(x, -LABEL_GAP) + LABEL_GAP)
+        placed[x] = label_y
+        body.append(f'<text class="kw-svg__label kw-svg__series--{i}" x="{x:.1f}" y="{label_y:.1f}">'
+                    f'{escape(text(lang, strings.CHOICES[fabric]))}</text>')
     body.append(f'<text class="kw-svg__label" x="{left + plot_w / 2:.0f}" y="{top + plot_h + 36}" '
                 f'text-anchor="middle">{escape(text(lang, strings.UI["axis_gpus"]))}</text>')
     return _svg(left + plot_w + 170, top + plot_h + 44, text(lang, strings.UI["figure_scaling"]), body)
