@@ -1,6 +1,6 @@
 """Two surgical patches to Material's built JavaScript bundle (Material is pinned in requirements.lock).
 
-1. CDN fallbacks: Material loads a ResizeObserver polyfill and Mermaid from unpkg.com when the
+1. CDN fallbacks: Material loads a ResizeObserver polyfill and Mermaid from a public CDN when the
    browser lacks them or a page has a diagram. This site uses neither and makes no third-party
    request, so those URLs become `about:blank` (a script that loads nothing).
 2. Alternate-language sitemaps: for every `<link rel="alternate">` Material fetches `sitemap.xml`
