@@ -7,6 +7,7 @@ missing from the template or a language, an empty or fuzzy translation, placehol
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -96,7 +97,10 @@ def compile_all(langs: tuple[str, ...], target: Path = LOCALE_DIR) -> list[Path]
     for lang in langs:
         out = target / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
         out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("wb") as handle:
-            write_mo(handle, read(po_path(lang), lang))
+        buffer = io.BytesIO()
+        write_mo(buffer, read(po_path(lang), lang))
+        # Rewrite only a changed file: `serve` watches widgets/, and a rewrite would trigger a rebuild.
+        if not out.exists() or out.read_bytes() != buffer.getvalue():
+            out.write_bytes(buffer.getvalue())
         written.append(out)
     return written
