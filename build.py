@@ -147,7 +147,9 @@ def cmd_serve(args: argparse.Namespace) -> None:
     """Set up, then serve with live reload on http://127.0.0.1:8000."""
     setup()
     log(f"serving on http://{args.addr}/ (Ctrl+C to stop)")
-    mkdocs("serve", "--strict", "--dev-addr", args.addr)
+    # Rebuild on changes to the theme, catalogs and Python too (docs/ and mkdocs.yml are always watched).
+    watched = [arg for path in ("overrides", "i18n", "calculators", "widgets", "wiki") for arg in ("--watch", path)]
+    mkdocs("serve", "--strict", "--dev-addr", args.addr, *watched)
 
 
 def run_with_browser(module: str, *args: str) -> None:
