@@ -2,8 +2,10 @@
 
 Serves a built site on 127.0.0.1 the way a CDN-backed static host would: the `Content-Type`,
 `Cache-Control` and security headers from `site/_headers` (Netlify / Cloudflare Pages format; path
-patterns with `*`), a default of `Cache-Control: public, max-age=0, must-revalidate`, gzip for every
-compressible response when the browser accepts it (compressed once, kept in memory), and
+patterns with `*`), a default of `Cache-Control: public, max-age=0, must-revalidate`, gzip when the
+browser accepts it for the content types such hosts compress (text, JavaScript, JSON, XML, SVG,
+WebAssembly; not `application/octet-stream`, so the Pyodide snapshot goes uncompressed, as it would
+there), compressed once and kept in memory, and
 `Last-Modified` / `If-Modified-Since` revalidation. It counts the bytes it sends, so a benchmark can
 tell what a visit transferred (a response from the browser's cache never reaches the server).
 """
@@ -25,7 +27,8 @@ from tests.support.server import StaticServer
 DEFAULT_CACHE = "public, max-age=0, must-revalidate"
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".whl": "application/zip",
          ".json": "application/json", ".svg": "image/svg+xml", ".bin": "application/octet-stream"}
-INCOMPRESSIBLE = {".whl", ".zip", ".gz", ".png", ".jpg", ".woff2"}
+COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
+                    "application/wasm")
 
 
 def parse_headers_file(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -94,7 +97,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(HTTPStatus.NOT_MODIFIED, {k: v for k, v in headers.items() if k != "Content-Type"},
                               b"", path)
         body = target.read_bytes()
-        if "gzip" in self.headers.get("Accept-Encoding", "") and target.suffix not in INCOMPRESSIBLE:
+        if "gzip" in self.headers.get("Accept-Encoding", "") and headers["Content-Type"].startswith(COMPRESSED_TYPES):
             if target not in self.gzipped:
                 self.gzipped[target] = gzip.compress(body, compresslevel=6, mtime=0)
             body = self.gzipped[target]
