@@ -37,11 +37,11 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import bench_calculators  # noqa: E402
 from benchmarks.host import Host  # noqa: E402
+from wiki.embed import find_embeds  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTICLE = "scale-out/"
-FENCE = re.compile(r"^```calculator(?:-table)?[ \t]+\S+[ \t]*\n(?:.*\n)*?```[ \t]*\n", re.MULTILINE)
 BUDGETS = {  # metric: (limit, unit, "max" | "min")
     "first_live_cold_ms": (1500, "ms", "max"),
     "first_live_warm_ms": (800, "ms", "max"),
@@ -128,6 +128,14 @@ def mkdocs_build(config: Path, target: Path) -> float:
     return time.perf_counter() - started
 
 
+def without_embeds(markdown: str) -> str:
+    """The Markdown with every calculator fence removed (found the way the build finds them)."""
+    lines = markdown.split("\n")
+    for start, end, _ in reversed(find_embeds(markdown, "bench")):
+        del lines[start:end + 1]
+    return "\n".join(lines)
+
+
 def build_times(work: Path, runs: int) -> dict[str, float]:
     """Median build time of the site, and of the same Markdown without the calculator fences."""
     from tests.support.project import copy_project
@@ -136,7 +144,7 @@ def build_times(work: Path, runs: int) -> dict[str, float]:
     plain_root.mkdir()
     plain_config = copy_project(plain_root)
     for page in (plain_root / "docs").glob("*.md"):
-        page.write_text(FENCE.sub("", page.read_text(encoding="utf-8")), encoding="utf-8")
+        page.write_text(without_embeds(page.read_text(encoding="utf-8")), encoding="utf-8")
     mkdocs_build(ROOT / "mkdocs.yml", work / "warm-up")  # fills build/runtime/ if the sources changed
     full = [mkdocs_build(ROOT / "mkdocs.yml", work / f"full-{i}") for i in range(runs)]
     plain = [mkdocs_build(plain_config, work / f"plain-{i}") for i in range(runs)]

@@ -22,11 +22,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from tests.support.server import StaticServer
+from tests.support.server import CONTENT_TYPES, StaticServer
 
 DEFAULT_CACHE = "public, max-age=0, must-revalidate"
-TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".whl": "application/zip",
-         ".json": "application/json", ".svg": "image/svg+xml", ".bin": "application/octet-stream"}
+TYPES = {**CONTENT_TYPES, ".bin": "application/octet-stream"}
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
                     "application/wasm")
 

@@ -28,11 +28,9 @@ SHOWN = {
                  "effort_multiplier"],
 }
 NUMERIC = {"int", "float"}
-
-
-def spec(name: str) -> dict[str, Any]:
-    """The calculator's input/output description from `calculators.CALCULATORS`."""
-    return calculators.CALCULATORS[name]
+# Looked up on every keystroke: each calculator's input specs by name, and every output spec by name.
+FIELDS = {name: {f["name"]: f for f in calc["inputs"]} for name, calc in calculators.CALCULATORS.items()}
+OUTPUTS = {out["name"]: out for calc in calculators.CALCULATORS.values() for out in calc["outputs"]}
 
 
 def choice_label(field: str, choice: str, lang: str) -> str:
@@ -60,7 +58,7 @@ def parse_inputs(name: str, raw: dict[str, Any], lang: str) -> tuple[dict[str, A
     Numbers typed in a form arrive as strings and are read in the page's locale; values that are
     already numbers (build-time presets) pass through for `calculators.run` to validate.
     """
-    fields = {f["name"]: f for f in spec(name)["inputs"]}
+    fields = FIELDS.get(name, {})
     inputs: dict[str, Any] = {}
     errors: dict[str, dict] = {}
     for key, value in raw.items():
@@ -102,7 +100,7 @@ def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> st
             return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(low, lang, 1))
         return text(lang, strings.UNITS["multiplier_range"],
                     low=numbers.decimal(low, lang, 1), high=numbers.decimal(high, lang, 1))
-    return format_kind(_output(name, values)["kind"], _output(name, values)["unit"], value, lang)
+    return format_kind(OUTPUTS[name]["kind"], OUTPUTS[name]["unit"], value, lang)
 
 
 @lru_cache(maxsize=4096)  # pure; a recomputed widget repeats most of its values
@@ -131,11 +129,6 @@ def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
     return number
 
 
-OUTPUTS = {out["name"]: out for calc in calculators.CALCULATORS.values() for out in calc["outputs"]}
-
-
-def _output(name: str, values: dict[str, Any]) -> dict[str, Any]:
-    return OUTPUTS[name]
 
 
 def explanation(name: str, result: dict[str, Any], lang: str) -> str:
@@ -153,7 +146,7 @@ def explanation(name: str, result: dict[str, Any], lang: str) -> str:
             fmt[field] = numbers.decimal(inputs[field], lang, 0)
         elif field == "effort_multiplier":
             fmt[field] = format_value(field, None, values, lang)
-        elif field in values and _output(field, values)["kind"] == "count":
+        elif field in values and OUTPUTS[field]["kind"] == "count":
             fmt[field] = numbers.decimal(values[field], lang, 0)  # the sentence names the unit itself
         elif field == "cluster_failure_rate":
             fmt[field] = numbers.decimal(values[field], lang, 1)
@@ -192,7 +185,7 @@ def view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
 def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
     inputs, parse_errors = parse_inputs(name, raw_inputs, lang)
     result = calculators.run(name, inputs)
-    fields = {f["name"]: f for f in spec(name)["inputs"]} if name in calculators.CALCULATORS else {}
+    fields = FIELDS.get(name, {})
     errors = {key: error_text(fields.get(key), err["code"], err["params"], lang) for key, err in parse_errors.items()}
     if not result["ok"]:
         for err in result["errors"]:

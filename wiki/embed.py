@@ -23,13 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mkdocs.utils.meta import YAML_RE as FRONT_MATTER  # what MkDocs strips before the hooks see a page
+
 import calculators
 from wiki import render
 
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<kind>calculator(?:-table)?)[ \t]+(?P<name>\S+)[ \t]*$")
 PRESET = re.compile(r"^\s*(?P<key>[a-z_][a-z0-9_]*)\s*:\s*(?P<value>.*?)\s*$")
 TABLES = ("scaling_efficiency", "single_node_build")
-FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)  # mkdocs.utils.meta.YAML_RE
 
 
 class EmbedError(ValueError):
