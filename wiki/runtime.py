@@ -22,6 +22,7 @@ pinned version pays for a new wheel and snapshot (~3 s).
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import os
@@ -193,7 +194,8 @@ def make_snapshot(out: Path, wheels: list[Path]) -> Path:
     if result.returncode != 0 or not raw.exists():
         raise RuntimeUnavailable(f"the Pyodide snapshot failed:\n{result.stdout}\n{result.stderr}")
     target = out / "snapshot.bin"
-    target.write_bytes(sparse(raw.read_bytes()))
+    # Compressed here, not by the host: hosts leave application/octet-stream alone (18 MB → 7 MB).
+    target.write_bytes(gzip.compress(sparse(raw.read_bytes()), compresslevel=9, mtime=0))
     raw.unlink()
     return target
 
@@ -203,9 +205,9 @@ ZERO_RUN = re.compile(rb"\x00{4096,}")
 
 
 def sparse(snapshot: bytes) -> bytes:
-    """The snapshot without its long runs of zeros (13 of its 31 MB): less to download, decompress and
-    copy. Layout: magic, u32 total length, u32 segment count, (u32 offset, u32 length) per segment,
-    then the segments' bytes; the worker rebuilds the full image in a zero-filled buffer."""
+    """The snapshot without its long runs of zeros (13 of its 31 MB): less to decompress and copy.
+    Layout: magic, u32 total length, u32 segment count, (u32 offset, u32 length) per segment, then the
+    segments' bytes; the worker writes them into a zero-filled image as they arrive."""
     segments, start = [], 0
     for run in ZERO_RUN.finditer(snapshot):
         if run.start() > start:

@@ -3,8 +3,10 @@ never loads, and no request to another host on any page, with and without intera
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -231,6 +233,36 @@ def test_a_runtime_that_never_loads_times_out_leaves_the_page_usable_and_recover
     page.locator(".md-header__button.md-logo").click()
     page.wait_for_url(server.url)
     assert page.locator("h1").is_visible()
+
+
+# --- a snapshot that cannot be used -------------------------------------------------------------------------
+
+NOT_A_SNAPSHOT = gzip.compress(b"KWSPARSE" + struct.pack("<III", 64, 1, 0) + struct.pack("<I", 64) + bytes(64))
+
+
+@pytest.mark.parametrize(("status", "body"), [
+    (404, b"not found"),
+    (200, b"corrupt, not even gzip"),
+    (200, NOT_A_SNAPSHOT),  # well formed, but not a Pyodide memory image (another build's would fail alike)
+], ids=["missing", "corrupt", "not-pyodide"])
+def test_an_unusable_snapshot_falls_back_to_a_plain_boot_with_the_same_results(
+        page, server, site_dir, status: int, body: bytes) -> None:
+    errors = watch_errors(page)
+    snapshot = server.url + runtime_config(site_dir)["snapshot"]
+    page.route(snapshot, lambda route: route.fulfill(status=status, body=body,
+                                                     content_type="application/octet-stream"))
+    open_live(page, server.url + "scale-out/")
+    # The plain boot is the one that loads the standard library and the wheels (the snapshot has them).
+    loaded = [u.rsplit("/", 1)[1] for u in page.requested_urls]
+    assert {"python_stdlib.zip", "babel-2.19.0-py3-none-any.whl"} <= set(loaded), loaded
+    assert any(name.startswith("kentino_wiki_runtime-") for name in loaded), loaded
+    for name, (field, values) in CHANGES.items():
+        set_value(page, name, field, values["da"])
+        expected = view(name, form_values(page, name), "da")
+        wait_for_output(page, name, "explanation", expected["explanation"])
+        for key, value in expected["outputs"].items():
+            assert widget(page, name).locator(f'[data-output="{key}"]').text_content() == value
+    assert errors == []
 
 
 # --- no request leaves 127.0.0.1 --------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 // Module Web Worker running the calculators' Python in Pyodide (self-hosted, same origin only).
-// Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels.
-// Protocol: page -> {type: "boot", pyodide, lock, snapshot}; worker -> {type: "ready", via} | {type: "boot-error"}
+// Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
+// streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
+// sets the pace, not their sum.
+// Protocol: page -> {type: "boot", pyodide, lock, snapshot}, then {type: "wasm", module | error};
+//           worker -> {type: "ready", via} | {type: "boot-error"}
 //           page -> {type: "view", id, name, inputs, lang}; worker -> {type: "view", id, view}
 // The worker returns plain data (the view of widgets/view.py); the page renders it.
 
@@ -9,6 +12,11 @@ const PACKAGES = ["kentino-wiki-runtime", "babel"];
 // Memory grown once at boot, beyond the snapshot: growing it later (as caches fill) stalls a keystroke.
 const HEAP_HEADROOM = 64 * 2 ** 20;
 let python = null;
+// The page compiles pyodide.asm.wasm (compileStreaming: it checks the MIME type, and Chromium's wasm
+// code cache serves warm visits) and posts the module, or the error, right after the boot message.
+let wasmFromPage;
+const compiledWasm = new Promise((resolve, reject) => { wasmFromPage = { resolve, reject }; });
+compiledWasm.catch(() => {});
 let restoreFiles = null; // after a snapshot boot: puts the stdlib and the wheels' files back, on demand
 
 // Pyodide only console.warn()s when WebAssembly fails to instantiate (for instance a .wasm served
@@ -24,38 +32,70 @@ function failOnWasmWarning(promise) {
   return Promise.race([promise, failed]).finally(() => { console.warn = warn; });
 }
 
-// Started as soon as the worker is asked to boot, all at once: the two module scripts, the snapshot
-// download and the WebAssembly compilation (Pyodide would only start the last after the snapshot).
+// Started as soon as the worker is asked to boot, all at once: the two module scripts and the snapshot
+// download (the page is already compiling the WebAssembly).
 function startDownloads(config) {
   const modules = Promise.all([import(`${config.pyodide}pyodide.mjs`), import(`${config.pyodide}pyodide.asm.mjs`)])
     .then(([{ loadPyodide }, asm]) => ({ loadPyodide, createPyodideModule: asm.default }));
-  const snapshot = fetch(config.snapshot).then(async (response) => {
+  let sized;
+  const allocated = new Promise((resolve) => { sized = resolve; });
+  const snapshot = fetch(config.snapshot).then((response) => {
     if (!response.ok) throw new Error(`snapshot: HTTP ${response.status}`);
-    const bytes = unsparse(await response.arrayBuffer());
-    const header = new Uint32Array(bytes.buffer, 0, 2);
-    if (bytes.length < 64 || header[0] !== SNAPSHOT_MAGIC) throw new Error("snapshot: not a Pyodide snapshot");
-    return bytes;
+    return readSnapshot(response, sized);
   });
-  // compileStreaming checks the MIME type (application/wasm) and uses Chromium's wasm code cache.
-  const wasm = WebAssembly.compileStreaming(fetch(`${config.pyodide}pyodide.asm.wasm`));
-  snapshot.catch(() => {});
-  wasm.catch(() => {});
-  return { modules, snapshot, wasm };
+  // `image`: the (still empty) snapshot image as soon as its size is known; `snapshot`: the same, filled.
+  const image = Promise.race([allocated, snapshot]);
+  // Awaited later, or never if an earlier step fails (the boot then falls back): not "unhandled".
+  for (const promise of [modules, snapshot, image]) promise.catch(() => {});
+  return { modules, image, snapshot, wasm: compiledWasm };
 }
 
-// The snapshot is stored without its long zero runs (wiki/runtime.py, sparse()): rebuild the image.
-function unsparse(buffer) {
-  const view = new DataView(buffer);
-  const magic = new TextDecoder().decode(new Uint8Array(buffer, 0, 8));
-  if (magic !== "KWSPARSE") throw new Error("snapshot: unknown format");
-  const image = new Uint8Array(view.getUint32(8, true));
-  const count = view.getUint32(12, true);
-  let data = 16 + 8 * count;
-  for (let i = 0; i < count; i++) {
-    const offset = view.getUint32(16 + 8 * i, true);
-    const length = view.getUint32(20 + 8 * i, true);
-    image.set(new Uint8Array(buffer, data, length), offset);
-    data += length;
+// snapshot.bin is the gzip of a sparse image (wiki/runtime.py, sparse()): magic, u32 image length,
+// u32 segment count, (u32 offset, u32 length) per segment, then the segments' bytes; the rest of the
+// image is zeros. It is decompressed and written into the image while it downloads.
+async function readSnapshot(response, onImage) {
+  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
+  let head = new Uint8Array(0); // header and table, until they are complete
+  let image = null;
+  let segments = null;
+  let index = 0;
+  let written = 0; // bytes of segments[index] written so far
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    let chunk = value;
+    if (!segments) {
+      const joined = new Uint8Array(head.length + chunk.length);
+      joined.set(head);
+      joined.set(chunk, head.length);
+      head = joined;
+      if (head.length < 16) continue;
+      if (new TextDecoder().decode(head.subarray(0, 8)) !== "KWSPARSE") throw new Error("snapshot: unknown format");
+      const view = new DataView(head.buffer);
+      const count = view.getUint32(12, true);
+      if (head.length < 16 + 8 * count) continue;
+      segments = Array.from({ length: count }, (_, i) => [view.getUint32(16 + 8 * i, true),
+        view.getUint32(20 + 8 * i, true)]);
+      image = new Uint8Array(view.getUint32(8, true));
+      onImage(image);
+      chunk = head.subarray(16 + 8 * count);
+    }
+    while (chunk.length) {
+      if (index >= segments.length) throw new Error("snapshot: longer than its table");
+      const [offset, length] = segments[index];
+      const part = Math.min(length - written, chunk.length);
+      image.set(chunk.subarray(0, part), offset + written);
+      written += part;
+      chunk = chunk.subarray(part);
+      if (written === length) {
+        index += 1;
+        written = 0;
+      }
+    }
+  }
+  if (!segments || index < segments.length) throw new Error("snapshot: truncated");
+  if (image.length < 64 || new Uint32Array(image.buffer, 0, 1)[0] !== SNAPSHOT_MAGIC) {
+    throw new Error("snapshot: not a Pyodide snapshot");
   }
   return image;
 }
@@ -67,13 +107,14 @@ function growHeap(module, bytes) {
   if (module.HEAP8.length < bytes) throw new Error("cannot grow the heap for the snapshot");
 }
 
-// Pyodide instantiates its .wasm itself (instantiateStreaming, with imports of its own) once the
-// snapshot is in; hand it the module compiled meanwhile instead of compiling it only then.
+// Pyodide instantiates its .wasm itself (instantiateStreaming, with imports of its own): hand it the
+// module being compiled meanwhile instead of compiling it only then.
 async function withCompiledWasm(compiled, create) {
   const original = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     Promise.resolve(source).then((response) => response.body?.cancel()).catch(() => {});
-    return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
+    const module = await compiled;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
   };
   try {
     return await create();
@@ -82,21 +123,22 @@ async function withCompiledWasm(compiled, create) {
   }
 }
 
+// Pyodide waits for the snapshot before it creates its module; it gets the image as soon as its size
+// is known instead, and the module is created (and the .wasm instantiated) while the image fills.
 async function bootFromSnapshot(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
-  const snapshot = await downloads.snapshot;
-  const heapBytes = snapshot.length - new Uint32Array(snapshot.buffer, 0, 2)[1];
-  const compiled = await downloads.wasm;
+  const image = await downloads.image;
   const py = await failOnWasmWarning(loadPyodide({
     indexURL: config.pyodide,
     lockFileURL: config.lock,
     packageBaseUrl: new URL(".", config.lock).href, // our wheels sit next to our lock file; never a CDN
     // The restored interpreter has imported all it needs: the 2.5 MB stdlib zip waits (restoreFiles).
     stdLibURL: new URL("empty-stdlib.zip", config.lock).href,
-    _loadSnapshot: snapshot,
+    _loadSnapshot: image,
     createPyodideModule: async (settings) => {
-      const module = await withCompiledWasm(compiled, () => createPyodideModule(settings));
-      growHeap(module, heapBytes + HEAP_HEADROOM);
+      const module = await withCompiledWasm(downloads.wasm, () => createPyodideModule(settings));
+      const snapshot = await downloads.snapshot; // the same array as `image`, now complete
+      growHeap(module, snapshot.length - new Uint32Array(snapshot.buffer, 0, 2)[1] + HEAP_HEADROOM);
       return module;
     },
   }));
@@ -117,7 +159,8 @@ async function bootPlain(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
   const py = await failOnWasmWarning(loadPyodide({
     indexURL: config.pyodide, lockFileURL: config.lock, packageBaseUrl: new URL(".", config.lock).href,
-    createPyodideModule, packages: PACKAGES,
+    createPyodideModule: (settings) => withCompiledWasm(downloads.wasm, () => createPyodideModule(settings)),
+    packages: PACKAGES,
   }));
   py.runPython(`
 import json, widgets
@@ -159,6 +202,11 @@ onmessage = async ({ data }) => {
     } catch (error) {
       postMessage({ type: "boot-error", message: String(error?.message ?? error) });
     }
+    return;
+  }
+  if (data.type === "wasm") {
+    if (data.module) wasmFromPage.resolve(data.module);
+    else wasmFromPage.reject(new Error(`WebAssembly: ${data.error}`));
     return;
   }
   if (data.type === "view") {

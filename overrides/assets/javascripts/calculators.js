@@ -87,6 +87,13 @@ function startWorker() {
     const url = (path) => new URL(path, root).href;
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), lock: url(runtime.lock),
       snapshot: url(runtime.snapshot) });
+    // The .wasm compiles from here, at once, while the worker thread is still starting (that takes
+    // ~150 ms on a slow machine), and the compiled module is handed over.
+    const target = worker;
+    WebAssembly.compileStreaming(fetch(url(`${runtime.pyodide}pyodide.asm.wasm`))).then(
+      (module) => target.postMessage({ type: "wasm", module }),
+      (error) => target.postMessage({ type: "wasm", error: String(error?.message ?? error) }),
+    );
   });
   booted = attempt;
   attempt.then(
@@ -272,7 +279,10 @@ for (const widget of widgets) {
 
 if (widgets.length) {
   const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
-  idle(() => { try { spawnWorker(); } catch { /* started again, with its error, on the first input */ } });
+  idle(() => {
+    if (worker) return; // a reader was quicker than the idle time: that worker is already booting
+    try { spawnWorker(); } catch { /* started again, with its error, on the first input */ }
+  });
 }
 
 const shared = readFragment();
