@@ -96,3 +96,32 @@ def test_article_is_correct_with_javascript_disabled(browser, server, path: str,
         assert rows.count() == 12 and rows.nth(3).locator("td").nth(1).inner_text() != ""
     finally:
         context.close()
+
+
+LAYOUT_SHIFTS_JS = """window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    window.__shifts.push(entry.sources.map((s) => s.node?.className || s.node?.nodeName || "?").join(", "));
+  }
+}).observe({ type: "layout-shift", buffered: true });"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 412, "height": 823}, {"width": 1350, "height": 940}],
+                         ids=["phone", "desktop"])
+def test_nothing_moves_while_the_theme_script_starts(browser, server, viewport: dict[str, int]) -> None:
+    # Material's bundle is deferred (first paint does not wait for it); its "js" class is set in <head>,
+    # so the search it reveals is in place from the first paint on.
+    context = browser.new_context(viewport=viewport)
+    try:
+        context.add_init_script(LAYOUT_SHIFTS_JS)
+        tab = context.new_page()
+        tab.goto(server.url + "scale-out/")
+        tab.wait_for_load_state("networkidle")
+        assert tab.locator("script[src*='/bundle.'][defer]").count() == 1
+        classes = tab.locator("html").get_attribute("class").split()
+        assert "js" in classes and "no-js" not in classes
+        assert tab.locator("label.md-header__button[for='__search']").first.is_visible() or \
+            tab.locator(".md-search__input").is_visible()
+        assert tab.evaluate("window.__shifts") == []
+    finally:
+        context.close()
