@@ -4,8 +4,8 @@ Serves a built site on 127.0.0.1 the way a CDN-backed static host would: the `Co
 `Cache-Control` and security headers from `site/_headers` (Netlify / Cloudflare Pages format; path
 patterns with `*`), a default of `Cache-Control: public, max-age=0, must-revalidate`, gzip when the
 browser accepts it for the content types such hosts compress (text, JavaScript, JSON, XML, SVG,
-WebAssembly; not `application/octet-stream`, so the Pyodide snapshot goes uncompressed, as it would
-there), compressed once and kept in memory, and
+WebAssembly; not `application/octet-stream`, such as the Pyodide snapshot, which the build gzips
+itself), compressed once and kept in memory, and
 `Last-Modified` / `If-Modified-Since` revalidation. It counts the bytes it sends, so a benchmark can
 tell what a visit transferred (a response from the browser's cache never reaches the server).
 """
