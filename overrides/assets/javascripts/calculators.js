@@ -87,8 +87,8 @@ function startWorker() {
     const url = (path) => new URL(path, root).href;
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), lock: url(runtime.lock),
       snapshot: url(runtime.snapshot) });
-    // The .wasm compiles from here, at once, while the worker thread is still starting (that takes
-    // ~150 ms on a slow machine), and the compiled module is handed over.
+    // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
+    // this 2-core machine), and the compiled module is handed over.
     const target = worker;
     WebAssembly.compileStreaming(fetch(url(`${runtime.pyodide}pyodide.asm.wasm`))).then(
       (module) => target.postMessage({ type: "wasm", module }),
