@@ -78,7 +78,17 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
         markdown = untranslated.with_notice(markdown, building)
         if config.repo_url and config.edit_uri:
             page.edit_url = untranslated.edit_url(config.repo_url, config.edit_uri, page.file.src_uri)
+        # Its text is in the default language: it belongs in that language's search index only.
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     return markdown
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) -> str:
+    """Mark the text of a page shown in a language it is not written in with the language it is in."""
+    default, _others = _languages(config)
+    lang = getattr(page.file, "locale", None) or default
+    building = config.plugins["i18n"].current_language or default
+    return untranslated.in_language(html, lang) if lang != building else html
 
 
 @event_priority(-200)  # after static-i18n (-100) has built every language and merged the index

@@ -95,6 +95,18 @@ def test_an_untranslated_page_shows_the_notice_in_the_readers_language(tmp_path:
     assert "kw-untranslated" not in danish
     translated = (tmp_path / "site" / "fr" / "article" / "index.html").read_text(encoding="utf-8")
     assert "kw-untranslated" not in translated
+    # The Danish text (title included) says it is Danish; the notice inside it says it is French.
+    assert french.count('<div lang="da">') == 1
+    start = french.index('<div lang="da">')
+    assert start < french.index("<h1") < french.index('kw-untranslated" lang="fr"') < french.index("Tekst med 8")
+    assert '<div lang="da">' not in translated
+    # Danish text is found by a Danish search only.
+    def locations(lang_prefix: str) -> list[str]:
+        index = tmp_path / "site" / lang_prefix / "search" / "search_index.json"
+        return [doc["location"] for doc in json.loads(index.read_text(encoding="utf-8"))["docs"]]
+    assert any(loc.startswith("other/") for loc in locations(""))
+    assert not any(loc.startswith("other/") for loc in locations("fr"))
+    assert any(loc.startswith("article/") for loc in locations("fr"))
 
 
 def test_the_real_repository_has_no_finding() -> None:

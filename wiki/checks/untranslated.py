@@ -3,7 +3,8 @@
 With `fallback_to_default: true` (mkdocs.yml), a Danish page without its `.fr.md` is also built under
 `/fr/`. `wiki/hooks.py` then puts `notice_html()` at the top of that French page: a sentence from the
 gettext catalogs (`widgets.strings.PAGES["untranslated"]`) in the reader's language, and points the
-edit button at the Danish file, the one that exists. Whether the missing translation is deliberate
+edit button at the Danish file, the one that exists. The Danish text is marked `lang="da"` (screen
+readers pronounce it as Danish) and left out of the French search index. Whether the missing translation is deliberate
 (`translation: pending` in the Danish front matter) is `parity`'s business.
 
 `check()` reads the built site: every page shown in a language it was not written in carries the
@@ -48,6 +49,11 @@ def with_notice(markdown: str, lang: str) -> str:
     if not title:
         return block.lstrip("\n") + markdown
     return markdown[:title.end()] + block + markdown[title.end():].lstrip("\n")
+
+
+def in_language(page_html: str, lang: str) -> str:
+    """The page's HTML in an element that says which language it is in (the notice says its own)."""
+    return f'<div lang="{lang}">\n{page_html}\n</div>'
 
 
 def edit_url(repo_url: str, edit_uri: str, src_uri: str) -> str:
