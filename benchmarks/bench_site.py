@@ -12,7 +12,9 @@ revalidation), and measures, on this machine:
 - the build of both languages, and of the same Markdown without the calculators, as a ratio;
 - one `calculators.run` call per calculator on CPython;
 - a plain Pyodide boot of the same pinned version (main thread, no snapshot, minimal page), cold and
-  warm, so our first live result is also reported as a ratio to it.
+  warm, so our first live result is also reported as a ratio to it;
+- the first live result, cold, with the snapshot missing (the worker's plain boot with our wheels):
+  what the snapshot saves on the same page.
 
 Prints a table with the budgets that hold and writes `bench-results/bench.json`. `--lighthouse` adds
 Lighthouse 12.2.3 (npm) scores for the article in both languages.
@@ -222,6 +224,32 @@ def browser_runs(playwright, chromium: str, host: Host, runs: int) -> dict[str, 
             "first_live_warm_ms": med(warm, "first_live"), "cold_runs": cold, "warm_runs": warm}
 
 
+def runtime_config(site: Path) -> dict[str, str]:
+    """The runtime URLs the build wrote into the article (relative to the site root)."""
+    return json.loads(re.search(r'id="kw-runtime">(.*?)</script>',
+                                (site / ARTICLE / "index.html").read_text(encoding="utf-8"))[1])
+
+
+def fallback_runs(playwright, chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
+    """Cold visits with the snapshot missing: the worker's plain boot (Pyodide, its standard library and
+    our two wheels, then the first result). What the snapshot saves, on the same page."""
+    snapshot = "/" + runtime_config(site)["snapshot"]
+    host.missing.add(snapshot)
+    try:
+        cold = []
+        for _ in range(runs):
+            with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+                context = launch(playwright, chromium, profile)
+                context.add_init_script(TIMELINE_JS.replace("INTERACT", "true"))
+                cold.append(visit(context, host.url + ARTICLE))
+                context.close()
+    finally:
+        host.missing.discard(snapshot)
+    if any("error" in t for t in cold):
+        raise SystemExit("the live calculator failed to start without its snapshot")
+    return {"first_live_cold_without_snapshot_ms": median([t["first_live"] for t in cold])}
+
+
 def bytes_transferred(playwright, chromium: str, host: Host) -> dict[str, float]:
     """KB sent by the host for a cold visit before any interaction, and in all once the worker is ready."""
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
@@ -262,8 +290,7 @@ def input_latency(playwright, chromium: str, host: Host, edits: int) -> dict[str
 
 def plain_boot(playwright, chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
     """A plain Pyodide boot (main thread, no snapshot, no packages) of the same files, cold and warm."""
-    runtime = json.loads(re.search(r'id="kw-runtime">(.*?)</script>',
-                                   (site / ARTICLE / "index.html").read_text(encoding="utf-8"))[1])
+    runtime = runtime_config(site)
     page_dir = site / "bench-plain-boot"
     page_dir.mkdir(exist_ok=True)
     (page_dir / "index.html").write_text(PLAIN_BOOT_HTML % {**runtime, "done": DONE}, encoding="utf-8")
@@ -359,12 +386,15 @@ def main(argv: list[str] | None = None) -> int:
             results.update(bytes_transferred(playwright, chromium, host))
             results.update(browser_runs(playwright, chromium, host, args.runs))
             results.update(plain_boot(playwright, chromium, host, site, args.runs))
+            results.update(fallback_runs(playwright, chromium, host, site, args.runs))
             results.update(input_latency(playwright, chromium, host, args.edits))
             if args.lighthouse:
                 results["lighthouse"] = lighthouse(chromium, host)
         shutil.rmtree(site / "bench-plain-boot", ignore_errors=True)
     results["speedup_vs_plain_boot"] = round(results["plain_boot_cold_ms"] / results["first_live_cold_ms"], 2)
     results["speedup_vs_plain_boot_warm"] = round(results["plain_boot_warm_ms"] / results["first_live_warm_ms"], 2)
+    results["speedup_vs_no_snapshot"] = round(results["first_live_cold_without_snapshot_ms"]
+                                              / results["first_live_cold_ms"], 2)
     results["calculators_us"] = {}
     for name in bench_calculators.NAMES:
         med, best = bench_calculators.bench(name, 1000)

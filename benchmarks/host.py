@@ -66,6 +66,7 @@ class _Handler(BaseHTTPRequestHandler):
     rules: list[tuple[str, list[tuple[str, str]]]]
     counter: Counter
     gzipped: dict[Path, bytes]
+    missing: set[str]  # URL paths answered 404, as if not deployed
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
@@ -81,7 +82,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         path = urlsplit(self.path).path
-        target = self._file(path)
+        target = None if path in self.missing else self._file(path)
         if target is None:
             return self._send(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain"}, b"not found", path)
         stat = target.stat()
@@ -121,8 +122,9 @@ class Host(StaticServer):
         headers_file = root / "_headers"
         rules = parse_headers_file(headers_file.read_text(encoding="utf-8")) if headers_file.exists() else []
         self.counter = Counter()
+        self.missing: set[str] = set()  # add a URL path to serve it as 404 (`python3 build.py bench` does)
         handler = type("Handler", (_Handler,), {"root": root.resolve(), "rules": rules, "counter": self.counter,
-                                                "gzipped": {}})
+                                                "gzipped": {}, "missing": self.missing})
         self.root = root
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
