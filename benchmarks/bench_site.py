@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -39,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import bench_calculators  # noqa: E402
 from benchmarks.host import Host  # noqa: E402
+from tests.support.html import runtime_config  # noqa: E402
 from wiki.embed import find_embeds  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -222,12 +222,6 @@ def browser_runs(playwright, chromium: str, host: Host, runs: int) -> dict[str, 
             "ready_cold_ms": med(cold, "ready"), "first_live_cold_ms": med(cold, "first_live"),
             "fcp_warm_ms": med(warm, "fcp"), "ready_warm_ms": med(warm, "ready"),
             "first_live_warm_ms": med(warm, "first_live"), "cold_runs": cold, "warm_runs": warm}
-
-
-def runtime_config(site: Path) -> dict[str, str]:
-    """The runtime URLs the build wrote into the article (relative to the site root)."""
-    return json.loads(re.search(r'id="kw-runtime">(.*?)</script>',
-                                (site / ARTICLE / "index.html").read_text(encoding="utf-8"))[1])
 
 
 def fallback_runs(playwright, chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:

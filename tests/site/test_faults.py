@@ -4,8 +4,6 @@ never loads, and no request to another host on any page, with and without intera
 from __future__ import annotations
 
 import gzip
-import json
-import re
 import struct
 import time
 from collections.abc import Iterator
@@ -17,7 +15,7 @@ from babel.messages.pofile import read_po, write_po
 from tests.conftest import build_site
 from tests.site.test_browser import only_local, search
 from tests.site.test_live import CHANGES, form_values, set_value, wait_for_output, widget
-from tests.support.html import Page, url_paths
+from tests.support.html import Page, runtime_config, url_paths
 from tests.support.project import copy_project
 from tests.support.server import StaticServer
 from widgets import strings, view
@@ -191,12 +189,6 @@ def test_a_python_exception_shows_the_localized_message_and_the_next_input_recov
 
 
 # --- a runtime that never finishes loading ----------------------------------------------------------------
-
-
-def runtime_config(site_dir: Path) -> dict[str, str]:
-    """The runtime URLs the build wrote into the article (relative to the site root)."""
-    source = (site_dir / "scale-out" / "index.html").read_text(encoding="utf-8")
-    return json.loads(re.search(r'<script type="application/json" id="kw-runtime">(.*?)</script>', source)[1])
 
 
 def test_a_runtime_that_never_loads_times_out_leaves_the_page_usable_and_recovers(page, server, site_dir) -> None:
