@@ -29,6 +29,12 @@ def _languages(config: MkDocsConfig) -> tuple[str, list[str]]:
     return default, [lang.locale for lang in langs if not lang.default]
 
 
+def _page_languages(page: Page, config: MkDocsConfig) -> tuple[str, str]:
+    """(the language the page is written in, the language being built); they differ on a fallback page."""
+    default, _others = _languages(config)
+    return getattr(page.file, "locale", None) or default, config.plugins["i18n"].current_language or default
+
+
 def _site_root(config: MkDocsConfig, others: list[str]) -> Path:
     # static-i18n points site_dir at site/<lang> while it builds a non-default language.
     site_dir = Path(config.site_dir)
@@ -63,8 +69,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     A page shown in a language it is not written in (static-i18n's fallback to the default language)
     gets the localized "not yet translated" notice, and its edit button opens the file that exists.
     """
-    default, _others = _languages(config)
-    lang = getattr(page.file, "locale", None) or default
+    lang, building = _page_languages(page, config)
     first_line = body_start_line(page.file.content_string)
     try:
         rendered = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
@@ -73,7 +78,6 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     if rendered != markdown:
         _prepare_runtime(config)
     markdown = rendered
-    building = config.plugins["i18n"].current_language or default
     if lang != building:
         markdown = untranslated.with_notice(markdown, building)
         if config.repo_url and config.edit_uri:
@@ -85,9 +89,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     """Mark the text of a page shown in a language it is not written in with the language it is in."""
-    default, _others = _languages(config)
-    lang = getattr(page.file, "locale", None) or default
-    building = config.plugins["i18n"].current_language or default
+    lang, building = _page_languages(page, config)
     return untranslated.in_language(html, lang) if lang != building else html
 
 
