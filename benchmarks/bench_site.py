@@ -6,7 +6,9 @@ revalidation), and measures, on this machine:
 - navigation → first contentful paint, where the prerendered numbers already are;
 - navigation → worker ready and → first live result, with the reader's first input right at
   DOMContentLoaded: cold (a fresh browser profile per run) and warm (the same profile, second visit,
-  HTTP cache on; Playwright's `route()` is never used, it would disable the cache); medians;
+  HTTP cache on); medians. These visits, and the plain boot's, run in a browser with no debugger
+  attached (`benchmarks/chromium.py`; Playwright would hold every new worker until its driver lets it
+  run) and the page reports its own timeline (`PROBE_JS`, served by `Host.probe()`);
 - input → updated DOM, p50 and p95 over `--edits` edits;
 - bytes transferred before any interaction, and in all once the worker is ready;
 - the build of both languages, and of the same Markdown without the calculators, as a ratio;
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import shutil
 import statistics
 import subprocess
@@ -37,12 +40,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import bench_calculators  # noqa: E402
-from benchmarks.host import Host  # noqa: E402
+from benchmarks.chromium import ARGS as CHROMIUM_ARGS  # noqa: E402
+from benchmarks.chromium import Chromium  # noqa: E402
+from benchmarks.host import REPORT_PATH, Host  # noqa: E402
 from tests.support.html import runtime_config  # noqa: E402
 from wiki.embed import find_embeds  # noqa: E402
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTICLE = "scale-out/"
 BROWSER_SETTLE_MS = 2000
 BUDGETS = {  # metric: (limit, unit, "max" | "min")
@@ -55,25 +58,24 @@ BUDGETS = {  # metric: (limit, unit, "max" | "min")
     "build_ratio": (1.5, "×", "max"),
 }
 
-# Told by a console message when a visit is over: polling with wait_for_function() would make Playwright
-# evaluate its 330 KB injected script in the page mid-boot (~25 ms of main thread plus a GC, measured).
-DONE = "kw-bench-done"
-
-# Timeline of one visit, in ms since navigation start; with INTERACT the reader types at DOMContentLoaded.
-TIMELINE_JS = """
-window.__kw = {};
+# Served at PROBE_PATH and loaded first in the article's <head> (Host.probe): the visit's timeline in ms
+# since navigation start, POSTed once the first live result (or an error) shows. The reader types at
+# DOMContentLoaded, as early as the page can take input.
+PROBE_JS = """
 (() => {
+  const marks = {};
   const mark = (key) => {
-    if (key in window.__kw) return;
-    window.__kw[key] = performance.now();
-    if (key === "first_live" || key === "error") console.log("DONE");
+    if (key in marks) return;
+    marks[key] = performance.now();
+    if (key !== "first_live" && key !== "error") return;
+    marks.fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
+    navigator.sendBeacon("REPORT", JSON.stringify(marks));
   };
   document.addEventListener("DOMContentLoaded", () => {
     mark("dcl");
     const widget = document.querySelector('[data-calculator="vram_fit"]');
-    if (!widget) return;
     const out = widget.querySelector('[data-output="vram_gb"]');
-    if (out && out.textContent) mark("numbers_in_dom");
+    if (out.textContent) mark("numbers_in_dom");
     const before = out.textContent;
     new MutationObserver(() => {
       if (widget.dataset.state === "ready") mark("ready");
@@ -81,16 +83,14 @@ window.__kw = {};
     }).observe(widget, { attributes: true, attributeFilter: ["data-state"] });
     new MutationObserver(() => { if (out.textContent !== before) mark("first_live"); })
       .observe(out, { childList: true, characterData: true, subtree: true });
-    if (INTERACT) {
-      const input = widget.querySelector('[name="gpus"]');
-      input.focus();
-      input.value = "16";
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-      mark("interaction");
-    }
+    const input = widget.querySelector('[name="gpus"]');
+    input.focus();
+    input.value = "16";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    mark("interaction");
   });
 })();
-""".replace("DONE", DONE)
+""".replace("REPORT", REPORT_PATH)
 
 # One edit: type a value into a field, resolve when the result region changes (the explanation always
 # does: it cites the context length). The clock starts before the input event, as a keystroke's would.
@@ -108,15 +108,16 @@ EDIT_JS = """async ([field, value]) => {
   return await changed;
 }"""
 
+# The plain boot: Pyodide's documented loadPyodide() on the main thread of an otherwise empty page (its
+# script is a file, as the site's CSP requires), then one line of Python.
 PLAIN_BOOT_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain Pyodide boot</title></head>
-<body><script type="module">
-import { loadPyodide } from "../%(pyodide)spyodide.mjs";
+<body><script type="module" src="boot.js"></script></body></html>
+"""
+PLAIN_BOOT_JS = """import { loadPyodide } from "../%(pyodide)spyodide.mjs";
 const py = await loadPyodide({ indexURL: new URL("../%(pyodide)s", location.href).href,
   lockFileURL: new URL("../%(lock)s", location.href).href });
 py.runPython("1 + 1");
-window.__plain = performance.now();
-console.log("%(done)s");
-</script></body></html>
+navigator.sendBeacon("%(report)s", JSON.stringify({ first_live: performance.now() }));
 """
 
 
@@ -165,52 +166,50 @@ def build_times(work: Path, runs: int) -> dict[str, float]:
 
 
 def launch(playwright, chromium: str, profile: str):
-    """A persistent Chromium context on `profile` (its own HTTP cache), once the browser has settled.
-
-    A cold visit is a fresh profile (empty HTTP and code caches) in a browser that is already running:
-    a browser that has just started spends about 1.2 s of CPU on itself (new headless Chromium renders
-    its omnibox popup, chrome://omnibox-popup.top-chrome/), which on 2 cores would be measured as the
-    page's. Every visit, ours and the plain boot's alike, waits that out. The site's CSP would refuse
-    Playwright's own evaluations, so they bypass it here; tests/site/test_csp.py covers the policy."""
+    """A Playwright context on `profile`, once the browser has settled (see `Chromium`), for the figures
+    that are not timings of a boot: bytes and input latency. The site's CSP would refuse Playwright's
+    own evaluations, so they bypass it here; tests/site/test_csp.py covers the policy."""
     context = playwright.chromium.launch_persistent_context(profile, executable_path=chromium, args=CHROMIUM_ARGS,
                                                             bypass_csp=True)
     context.pages[0].wait_for_timeout(BROWSER_SETTLE_MS)
     return context
 
 
-def visit(context, url: str) -> dict[str, float]:
-    """Open `url` in a new page of `context`; return its timeline once the first live result (or an
-    error) is marked."""
-    page = context.new_page()
+def visit(browser: Chromium, host: Host, url: str) -> dict[str, float]:
+    """Open `url` in a new tab of `browser`; return what its page reports (`PROBE_JS`, `PLAIN_BOOT_JS`)."""
+    while True:  # a report left over from an earlier visit would be taken for this one
+        try:
+            host.next_report(timeout=0)
+        except queue.Empty:
+            break
+    tab = browser.open(url)
     try:
-        with page.expect_console_message(lambda message: message.text == DONE, timeout=60000):
-            page.goto(url, wait_until="domcontentloaded")
-        timeline = page.evaluate("window.__kw")
-        fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
-        timeline["fcp"] = fcp
-        return timeline
+        return host.next_report(timeout=120)
+    except queue.Empty:
+        raise SystemExit(f"no report from {url} within 120 s") from None
     finally:
-        page.close()
+        browser.close(tab)
 
 
-def browser_runs(playwright, chromium: str, host: Host, runs: int) -> dict[str, object]:
-    """Cold and warm visits of the article with an immediate first input; medians of `runs`."""
-    url = host.url + ARTICLE
-    script = TIMELINE_JS.replace("INTERACT", "true")
-    cold, warm = [], []
+def cold_and_warm(chromium: str, host: Host, url: str, runs: int, warm: bool = True) -> tuple[list, list]:
+    """`runs` cold visits (a new browser on a fresh profile each) and, with `warm`, `runs` warm ones (one
+    profile: a first visit fills its HTTP cache, the next ones are measured)."""
+    cold, warm_runs = [], []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-            context = launch(playwright, chromium, profile)
-            context.add_init_script(script)
-            cold.append(visit(context, url))
-            context.close()
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-        context = launch(playwright, chromium, profile)
-        context.add_init_script(script)
-        visit(context, url)  # primes the HTTP cache
-        for _ in range(runs):
-            warm.append(visit(context, url))
-        context.close()
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
+                Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
+            cold.append(visit(browser, host, url))
+    if warm:
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
+                Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
+            visit(browser, host, url)
+            warm_runs = [visit(browser, host, url) for _ in range(runs)]
+    return cold, warm_runs
+
+
+def browser_runs(chromium: str, host: Host, runs: int) -> dict[str, object]:
+    """Cold and warm visits of the article with an immediate first input; medians of `runs`."""
+    cold, warm = cold_and_warm(chromium, host, host.url + ARTICLE, runs)
     errors = [t for t in cold + warm if "error" in t]
     if errors:
         raise SystemExit(f"the live calculator failed to start in {len(errors)} visit(s): {errors[0]}")
@@ -224,19 +223,13 @@ def browser_runs(playwright, chromium: str, host: Host, runs: int) -> dict[str, 
             "first_live_warm_ms": med(warm, "first_live"), "cold_runs": cold, "warm_runs": warm}
 
 
-def fallback_runs(playwright, chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
+def fallback_runs(chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
     """Cold visits with the snapshot missing: the worker's plain boot (Pyodide, its standard library and
     our two wheels, then the first result). What the snapshot saves, on the same page."""
     snapshot = "/" + runtime_config(site)["snapshot"]
     host.missing.add(snapshot)
     try:
-        cold = []
-        for _ in range(runs):
-            with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-                context = launch(playwright, chromium, profile)
-                context.add_init_script(TIMELINE_JS.replace("INTERACT", "true"))
-                cold.append(visit(context, host.url + ARTICLE))
-                context.close()
+        cold, _ = cold_and_warm(chromium, host, host.url + ARTICLE, runs, warm=False)
     finally:
         host.missing.discard(snapshot)
     if any("error" in t for t in cold):
@@ -248,7 +241,6 @@ def bytes_transferred(playwright, chromium: str, host: Host) -> dict[str, float]
     """KB sent by the host for a cold visit before any interaction, and in all once the worker is ready."""
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         context = launch(playwright, chromium, profile)
-        context.add_init_script(TIMELINE_JS.replace("INTERACT", "false"))
         page = context.new_page()
         host.counter.reset()
         page.goto(host.url + ARTICLE, wait_until="networkidle")
@@ -282,34 +274,16 @@ def input_latency(playwright, chromium: str, host: Host, edits: int) -> dict[str
             "input_edits": len(samples)}
 
 
-def plain_boot(playwright, chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
+def plain_boot(chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
     """A plain Pyodide boot (main thread, no snapshot, no packages) of the same files, cold and warm."""
-    runtime = runtime_config(site)
     page_dir = site / "bench-plain-boot"
     page_dir.mkdir(exist_ok=True)
-    (page_dir / "index.html").write_text(PLAIN_BOOT_HTML % {**runtime, "done": DONE}, encoding="utf-8")
-    url = host.url + "bench-plain-boot/"
-
-    def once(context) -> float:
-        page = context.new_page()
-        with page.expect_console_message(lambda message: message.text == DONE, timeout=120000):
-            page.goto(url)
-        value = page.evaluate("window.__plain")
-        page.close()
-        return value
-
-    cold, warm = [], []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-            context = launch(playwright, chromium, profile)
-            cold.append(once(context))
-            context.close()
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-        context = launch(playwright, chromium, profile)
-        once(context)
-        warm = [once(context) for _ in range(runs)]
-        context.close()
-    return {"plain_boot_cold_ms": median(cold), "plain_boot_warm_ms": median(warm)}
+    (page_dir / "index.html").write_text(PLAIN_BOOT_HTML, encoding="utf-8")
+    (page_dir / "boot.js").write_text(PLAIN_BOOT_JS % {**runtime_config(site), "report": REPORT_PATH},
+                                      encoding="utf-8")
+    cold, warm = cold_and_warm(chromium, host, host.url + "bench-plain-boot/", runs)
+    return {"plain_boot_cold_ms": median([r["first_live"] for r in cold]),
+            "plain_boot_warm_ms": median([r["first_live"] for r in warm])}
 
 
 def lighthouse(chromium: str, host: Host) -> dict[str, dict[str, int]]:
@@ -376,14 +350,17 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         results.update(build_times(work, runs=3))
         site = work / "full-0"
-        with Host(site) as host, sync_playwright() as playwright:
-            results.update(bytes_transferred(playwright, chromium, host))
-            results.update(browser_runs(playwright, chromium, host, args.runs))
-            results.update(plain_boot(playwright, chromium, host, site, args.runs))
-            results.update(fallback_runs(playwright, chromium, host, site, args.runs))
-            results.update(input_latency(playwright, chromium, host, args.edits))
+        with Host(site) as host:
+            with sync_playwright() as playwright:
+                results.update(bytes_transferred(playwright, chromium, host))
+                results.update(input_latency(playwright, chromium, host, args.edits))
             if args.lighthouse:
                 results["lighthouse"] = lighthouse(chromium, host)
+            # Timings of the boot: no debugger in the browser (benchmarks/chromium.py says why).
+            host.probe(PROBE_JS, {"/" + ARTICLE})
+            results.update(browser_runs(chromium, host, args.runs))
+            results.update(plain_boot(chromium, host, site, args.runs))
+            results.update(fallback_runs(chromium, host, site, args.runs))
         shutil.rmtree(site / "bench-plain-boot", ignore_errors=True)
     results["speedup_vs_plain_boot"] = round(results["plain_boot_cold_ms"] / results["first_live_cold_ms"], 2)
     results["speedup_vs_plain_boot_warm"] = round(results["plain_boot_warm_ms"] / results["first_live_warm_ms"], 2)

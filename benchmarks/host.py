@@ -8,6 +8,10 @@ WebAssembly; not `application/octet-stream`, such as the Pyodide snapshot, which
 itself), compressed once and kept in memory, and
 `Last-Modified` / `If-Modified-Since` revalidation. It counts the bytes it sends, so a benchmark can
 tell what a visit transferred (a response from the browser's cache never reaches the server).
+
+For timing without a debugger in the browser, `probe()` adds a measuring script to chosen pages (a
+`<script src>` first in `<head>`, allowed by the site's own CSP) and collects what it reports (a
+JSON `POST` to `REPORT_PATH`, see `next_report()`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ from __future__ import annotations
 import email.utils
 import fnmatch
 import gzip
+import json
 import mimetypes
+import queue
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,6 +33,8 @@ from tests.support.server import CONTENT_TYPES, StaticServer
 
 DEFAULT_CACHE = "public, max-age=0, must-revalidate"
 TYPES = {**CONTENT_TYPES, ".bin": "application/octet-stream"}
+PROBE_PATH = "/__bench/probe.js"
+REPORT_PATH = "/__bench/report"
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
                     "application/wasm")
 
@@ -67,6 +76,8 @@ class _Handler(BaseHTTPRequestHandler):
     counter: Counter
     gzipped: dict[Path, bytes]
     missing: set[str]  # URL paths answered 404, as if not deployed
+    probe: dict[str, object]  # "script": the probe's source, "pages": URL paths that load it
+    reports: queue.Queue
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
@@ -82,6 +93,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         path = urlsplit(self.path).path
+        if path == PROBE_PATH and self.probe.get("script"):
+            return self._send(HTTPStatus.OK, {"Content-Type": "text/javascript", "Cache-Control": "no-store"},
+                              str(self.probe["script"]).encode(), path)
         target = None if path in self.missing else self._file(path)
         if target is None:
             return self._send(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain"}, b"not found", path)
@@ -97,13 +111,27 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(HTTPStatus.NOT_MODIFIED, {k: v for k, v in headers.items() if k != "Content-Type"},
                               b"", path)
         body = target.read_bytes()
+        probed = path in self.probe.get("pages", ())
+        if probed:
+            body = body.replace(b'<meta charset="utf-8">', f'<meta charset="utf-8"><script src="{PROBE_PATH}"></script>'
+                                .encode(), 1)
         if "gzip" in self.headers.get("Accept-Encoding", "") and headers["Content-Type"].startswith(COMPRESSED_TYPES):
-            if target not in self.gzipped:
-                self.gzipped[target] = gzip.compress(body, compresslevel=6, mtime=0)
-            body = self.gzipped[target]
+            if (target, probed) not in self.gzipped:
+                self.gzipped[target, probed] = gzip.compress(body, compresslevel=6, mtime=0)
+            body = self.gzipped[target, probed]
             headers["Content-Encoding"] = "gzip"
             headers["Vary"] = "Accept-Encoding"
         self._send(HTTPStatus.OK, headers, body, path)
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        path = urlsplit(self.path).path
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if path != REPORT_PATH:
+            return self._send(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain"}, b"not found", path)
+        self.reports.put(json.loads(body))
+        self.send_response(HTTPStatus.NO_CONTENT)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     def _send(self, status: HTTPStatus, headers: dict[str, str], body: bytes, path: str) -> None:
         self.send_response(status)
@@ -115,6 +143,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.counter.add(path, len(body) + sum(len(k) + len(v) + 4 for k, v in headers.items()) + 17)
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser killed mid-connection is expected
+            super().handle_error(request, client_address)
+
+
 class Host(StaticServer):
     """Serve `root` on 127.0.0.1 (a free port) like a static host; use as a context manager."""
 
@@ -123,8 +157,19 @@ class Host(StaticServer):
         rules = parse_headers_file(headers_file.read_text(encoding="utf-8")) if headers_file.exists() else []
         self.counter = Counter()
         self.missing: set[str] = set()  # add a URL path to serve it as 404 (`python3 build.py bench` does)
+        self._probe: dict[str, object] = {}
+        self._reports: queue.Queue = queue.Queue()
         handler = type("Handler", (_Handler,), {"root": root.resolve(), "rules": rules, "counter": self.counter,
-                                                "gzipped": {}, "missing": self.missing})
+                                                "gzipped": {}, "missing": self.missing, "probe": self._probe,
+                                                "reports": self._reports})
         self.root = root
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _Server(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def probe(self, script: str, pages: set[str]) -> None:
+        """Serve `script` at `PROBE_PATH` and load it first in the HTML of the URL paths `pages`."""
+        self._probe.update(script=script, pages=frozenset(pages))
+
+    def next_report(self, timeout: float) -> dict:
+        """The next JSON report POSTed to `REPORT_PATH` (raises `queue.Empty` after `timeout` s)."""
+        return self._reports.get(timeout=timeout)
