@@ -1,4 +1,4 @@
-"""Two surgical patches to Material's built JavaScript bundle (Material is pinned in requirements.lock).
+"""Three surgical patches to Material's built JavaScript bundle (Material is pinned in requirements.lock).
 
 1. CDN fallbacks: Material loads a ResizeObserver polyfill and Mermaid from a public CDN when the
    browser lacks them or a page has a diagram. This site uses neither and makes no third-party
@@ -7,6 +7,11 @@
    next to the alternate URL, meant for language roots. Ours are per-page hreflang links (static-i18n
    already points the language switcher at the same page), so those fetches 404 on every page view
    and the resulting map hijacks plain links. The selector is narrowed to match nothing.
+3. Search on demand: Material builds its search index (parses the JSON it fetched, loads Lunr's
+   language scripts into its worker and indexes every page) on every page view, except under `file:`,
+   where it waits until search is opened. Here it always waits: that work (~150 ms of CPU here,
+   several times that on a phone) is done only for a reader who opens search, and never while a
+   calculator is starting.
 
 `tests/site/test_browser.py` fails if a Material upgrade makes a patch stop applying.
 """
@@ -19,11 +24,14 @@ from pathlib import Path
 CDN_URL = re.compile(r"https://(?:unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com)/[^\"'`\s)]*")
 ALTERNATE_SELECTOR = 'M("link[rel=alternate]")'
 NO_ALTERNATE_SELECTOR = 'M("link[rel=alternate][data-md-sitemap]")'
+# combineLatest([of(location.protocol !== "file:"), watchToggle("search")]), minified.
+SEARCH_AT_LOAD = re.compile(r'([\w$]+)\(location\.protocol!=="file:"\)(,[\w$]+\("search"\))')
 
 
 def patch_bundle(text: str) -> str:
-    """Return the bundle source with CDN URLs removed and the sitemap prefetch disabled."""
-    return CDN_URL.sub("about:blank", text).replace(ALTERNATE_SELECTOR, NO_ALTERNATE_SELECTOR)
+    """Return the bundle source with CDN URLs removed, the sitemap prefetch disabled and search on demand."""
+    text = CDN_URL.sub("about:blank", text).replace(ALTERNATE_SELECTOR, NO_ALTERNATE_SELECTOR)
+    return SEARCH_AT_LOAD.sub(r"\1(!1)\2", text)
 
 
 def patch_site(site_dir: Path) -> list[Path]:

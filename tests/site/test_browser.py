@@ -62,6 +62,15 @@ def test_search_returns_only_pages_of_the_page_language(page, server, path: str,
     assert only_local(page.requested_urls) == []
 
 
+def test_the_search_index_is_built_only_once_search_is_opened(page, server) -> None:
+    page.goto(server.url + "scale-out/")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)
+    assert [u for u in page.requested_urls if "/lunr/" in u] == []  # Lunr's scripts come with the build
+    assert search(page, "arbejdsbyrden")
+    assert server.url + "assets/javascripts/lunr/min/lunr.da.min.js" in page.requested_urls
+
+
 @pytest.mark.parametrize("path", ["", "scale-out/", "fr/", "fr/scale-out/"])
 def test_pages_load_cleanly_and_only_from_127_0_0_1(page, server, path: str) -> None:
     failed, errors = [], []
