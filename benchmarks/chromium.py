@@ -1,8 +1,9 @@
 """Headless Chromium with no debugger attached to its pages, for timing a visit as a reader's browser runs it.
 
 Playwright attaches to every page and worker it sees and holds each new worker until its driver lets
-it run (`Target.setAutoAttach` with `waitForDebuggerOnStart`), and forwards console messages: that
-costs a page with workers tens of milliseconds it would not spend in a reader's browser. Here the
+it run (`Target.setAutoAttach` with `waitForDebuggerOnStart`), and forwards console messages. A
+reader's browser does none of that; on this machine it added about 100 ms to the article's cold first
+live result (its work runs in workers) and nothing measurable to a plain main-thread boot. Here the
 browser is started with an ephemeral DevTools port that is only used to open and close tabs (its
 HTTP `/json/new` and `/json/close` endpoints); nothing attaches. The page reports its own timings
 (`benchmarks/host.py`, `Host.probe()`).
