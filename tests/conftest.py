@@ -10,13 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.chromium import ARGS as CHROMIUM_ARGS
 from tests.support.server import StaticServer
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 
 
 def build_site(
