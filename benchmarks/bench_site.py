@@ -177,11 +177,7 @@ def launch(playwright, chromium: str, profile: str):
 
 def visit(browser: Chromium, host: Host, url: str) -> dict[str, float]:
     """Open `url` in a new tab of `browser`; return what its page reports (`PROBE_JS`, `PLAIN_BOOT_JS`)."""
-    while True:  # a report left over from an earlier visit would be taken for this one
-        try:
-            host.next_report(timeout=0)
-        except queue.Empty:
-            break
+    host.discard_reports()
     tab = browser.open(url)
     try:
         return host.next_report(timeout=120)

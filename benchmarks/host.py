@@ -74,7 +74,7 @@ class _Handler(BaseHTTPRequestHandler):
     root: Path
     rules: list[tuple[str, list[tuple[str, str]]]]
     counter: Counter
-    gzipped: dict[Path, bytes]
+    gzipped: dict[tuple[Path, bool], bytes]  # (file, probed): its gzip body
     missing: set[str]  # URL paths answered 404, as if not deployed
     probe: dict[str, object]  # "script": the probe's source, "pages": URL paths that load it
     reports: queue.Queue
@@ -169,6 +169,11 @@ class Host(StaticServer):
     def probe(self, script: str, pages: set[str]) -> None:
         """Serve `script` at `PROBE_PATH` and load it first in the HTML of the URL paths `pages`."""
         self._probe.update(script=script, pages=frozenset(pages))
+
+    def discard_reports(self) -> None:
+        """Drop reports not taken yet (a late one from an earlier visit would pass for the next)."""
+        while not self._reports.empty():
+            self._reports.get_nowait()
 
     def next_report(self, timeout: float) -> dict:
         """The next JSON report POSTed to `REPORT_PATH` (raises `queue.Empty` after `timeout` s)."""
