@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlparse
 
 import pytest
+
+from tests.conftest import ROOT
+from tests.support.html import normalize
+from wiki.checks.prose import read
 
 pytestmark = pytest.mark.browser
 
@@ -15,13 +20,19 @@ def only_local(urls: list[str]) -> list[str]:
             and urlparse(u).hostname != "127.0.0.1"]
 
 
+def heading(lang: str) -> str:
+    """The article's `#` title as the source writes it (the tests follow the docs, not a copy of them)."""
+    path = ROOT / "docs" / ("scale-out.md" if lang == "da" else f"scale-out.{lang}.md")
+    return normalize(read(path, lang).headings[0].text)
+
+
 def test_language_switcher_lands_on_the_same_article(page, server) -> None:
     page.goto(server.url + "scale-out/")
-    assert page.locator("h1").inner_text().startswith("Single-Node Multi-GPU vs. Multi-Node")
+    assert normalize(page.locator("h1").inner_text()).startswith(heading("da"))
     page.locator(".md-header .md-select").hover()
     page.locator('a.md-select__link[hreflang="fr"]').click()
     page.wait_for_url(server.url + "fr/scale-out/")
-    assert page.locator("h1").inner_text().startswith("Mono-nœud multi-GPU ou multi-nœud")
+    assert normalize(page.locator("h1").inner_text()).startswith(heading("fr"))
     assert page.locator("html").get_attribute("lang") == "fr"
     page.locator(".md-header .md-select").hover()
     page.locator('a.md-select__link[hreflang="da"]').click()
@@ -60,6 +71,26 @@ def test_search_returns_only_pages_of_the_page_language(page, server, path: str,
     index = f"{server.url}{'fr/' if lang == 'fr' else ''}search/search_index.json"
     assert [u for u in page.requested_urls if u.endswith("search_index.json")] == [index]
     assert only_local(page.requested_urls) == []
+
+
+def typed_without_the_keyboard(lang: str) -> tuple[str, str]:
+    """A word of the article's title or first paragraph with œ/é/æ/ø/å, and how a reader types it without them."""
+    from wiki.search_index import fold
+
+    doc = read(ROOT / "docs" / ("scale-out.md" if lang == "da" else f"scale-out.{lang}.md"), lang)
+    words = [w for _n, text in doc.sections[1].lines for w in re.findall(r"[^\W\d_]{5,}", text)]
+    word = next(w for w in words if fold(w, lang) != w)
+    return word, fold(word, lang)
+
+
+@pytest.mark.parametrize(("path", "lang", "typed"), [("fr/scale-out/", "fr", "noeud"), ("scale-out/", "da", None)])
+def test_search_finds_a_word_typed_without_its_letters(page, server, path: str, lang: str, typed: str | None) -> None:
+    word, typed = ("nœud", typed) if typed else typed_without_the_keyboard(lang)  # e.g. hvornår → hvornaar
+    page.goto(server.url + path)
+    assert typed not in page.locator("article").inner_text()  # found through the folded words only
+    paths = [urlparse(h).path for h in search(page, typed)]
+    assert any(p.endswith("scale-out/") for p in paths), (word, typed, paths)
+    assert all(p.startswith("/fr/") == (lang == "fr") for p in paths), paths
 
 
 def test_the_search_index_is_built_only_once_search_is_opened(page, server) -> None:

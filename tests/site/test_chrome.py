@@ -1,0 +1,95 @@
+"""The theme's chrome in the reader's language: error pages, footer, edit button, language menu, search folding."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.html import Page, html_pages
+from wiki.search_index import fold, folded_words, with_folding
+
+CHROME = {  # what Material or our overrides print, per language (not article prose)
+    "da": {"search": "Søg", "made_with": "Lavet med", "edit": "Redigér denne side", "not_found": "Siden findes ikke"},
+    "fr": {"search": "Rechercher", "made_with": "Réalisé avec", "edit": "Modifier cette page",
+           "not_found": "Page introuvable"},
+}
+
+
+def language_of(site_dir: Path, path: Path) -> str:
+    return "fr" if path.relative_to(site_dir).as_posix().startswith("fr/") else "da"
+
+
+@pytest.mark.parametrize(("path", "lang"), [("404.html", "da"), ("fr/404.html", "fr")])
+def test_each_language_has_its_own_error_page(site_dir: Path, path: str, lang: str) -> None:
+    page = Page(site_dir / path)
+    assert page.lang == lang
+    assert [h.get("id") for h in page.find("h1")] == ["not-found"]
+    assert CHROME[lang]["not_found"] in page.text
+    assert "Not found" not in page.text
+    assert page.find("input", placeholder=CHROME[lang]["search"])
+    other = "fr" if lang == "da" else "da"
+    assert CHROME[other]["not_found"] not in page.text and CHROME[other]["made_with"] not in page.text
+
+
+def test_every_page_has_the_footer_line_in_its_language(site_dir: Path) -> None:
+    pages = html_pages(site_dir) + [site_dir / "404.html", site_dir / "fr" / "404.html"]
+    for path in pages:
+        page = Page(path)
+        lang = language_of(site_dir, path)
+        assert "Made with" not in page.text, path
+        assert CHROME[lang]["made_with"] in page.text, path
+
+
+@pytest.mark.parametrize(("path", "lang"), [("scale-out/index.html", "da"), ("fr/scale-out/index.html", "fr")])
+def test_edit_button_speaks_the_page_language(site_dir: Path, path: str, lang: str) -> None:
+    (edit,) = Page(site_dir / path).find("a", rel="edit")
+    assert edit["title"] == CHROME[lang]["edit"]  # Material's own French string is "Editer", without its accent
+
+
+def test_the_language_menu_marks_the_language_being_read(site_dir: Path) -> None:
+    for path in html_pages(site_dir) + [site_dir / "404.html", site_dir / "fr" / "404.html"]:
+        links = Page(path).find("a", **{"class": "md-select__link"})
+        assert {link["hreflang"] for link in links} == {"da", "fr"}, path
+        current = [link["hreflang"] for link in links if link.get("aria-current") == "true"]
+        assert current == [language_of(site_dir, path)], path
+
+
+@pytest.mark.parametrize(("path", "home"), [("404.html", {"da": "/", "fr": "/fr/"}),
+                                            ("fr/404.html", {"da": "../", "fr": "../fr/"})])
+def test_an_error_page_offers_each_language_home(site_dir: Path, path: str, home: dict[str, str]) -> None:
+    links = Page(site_dir / path).find("a", **{"class": "md-select__link"})
+    assert {link["hreflang"]: link["href"] for link in links} == home
+
+
+@pytest.mark.parametrize(("word", "lang", "typed"), [
+    ("nœud", "fr", "noeud"), ("Œuvre", "fr", "Oeuvre"), ("échelle", "fr", "echelle"), ("répliqué", "fr", "replique"),
+    ("båndbredde", "da", "baandbredde"), ("Træning", "da", "Traening"), ("større", "da", "stoerre"),
+    ("node", "da", "node"),
+])
+def test_folding_is_how_a_reader_types_without_the_keyboard(word: str, lang: str, typed: str) -> None:
+    assert fold(word, lang) == typed
+
+
+def test_folded_words_are_extra_index_words_not_shown_text() -> None:
+    index = {"config": {"lang": ["fr"], "fields": {"title": {"boost": 1e3}, "text": {"boost": 1.0}}},
+             "docs": [{"location": "a/", "title": "Nœud", "text": "<p>Un nœud, deux nœuds; GPU</p>"},
+                      {"location": "b/", "title": "GPU", "text": "<p>PCIe</p>"}]}
+    folded = with_folding(index, "fr")
+    assert folded["config"]["fields"]["fold"] == {"boost": 1.0}
+    assert folded["docs"][0]["fold"] == "noeud noeuds"
+    assert folded["docs"][0]["text"] == index["docs"][0]["text"]  # what search results show is untouched
+    assert "fold" not in folded["docs"][1]
+    assert folded_words("<b>båd</b> og <i>ø</i>", "da") == "baad"  # one-letter words are not indexed
+
+
+@pytest.mark.parametrize(("index", "lang"), [("search", "da"), ("fr/search", "fr")])
+def test_each_language_index_carries_its_own_folding(site_dir: Path, index: str, lang: str) -> None:
+    data = json.loads((site_dir / index / "search_index.json").read_text(encoding="utf-8"))
+    assert data["config"]["lang"] == [lang] and "fold" in data["config"]["fields"]
+    article = next(doc for doc in data["docs"] if doc["location"] == "scale-out/")
+    words = set(re.findall(r"[^\W\d_]{2,}", re.sub(r"<[^>]+>", " ", article["text"])))
+    expected = {fold(w, lang).lower() for w in words if fold(w, lang) != w}
+    assert expected and expected <= set(article["fold"].split())
