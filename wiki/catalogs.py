@@ -2,6 +2,9 @@
 
 `check()` returns plain-English problems (file:line) for an editor: a msgid used by the code but
 missing from the template or a language, an empty or fuzzy translation, placeholders that differ.
+A translation may use only the plain `{name}` placeholders of its msgid: no conversion (`{value!r}`),
+format spec (`{value:>50000}`), attribute or index (`{value.__class__}`), and no stray brace (a
+literal brace is written `{{` or `}}`); each is reported on the .po line, before anything renders it.
 `compile_all()` writes `widgets/locales/<lang>/LC_MESSAGES/messages.mo`.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from string import Formatter
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -21,7 +25,30 @@ from widgets.messages import DOMAIN, LOCALE_DIR
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "i18n"
 TEMPLATE = I18N / f"{DOMAIN}.pot"
-PLACEHOLDER = re.compile(r"\{(\w*)\}")
+NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+class FormatProblem(ValueError):
+    """A translation that `str.format` cannot read, or that asks it for more than a plain `{name}`."""
+
+
+def placeholders(text: str) -> set[str]:
+    """The `{name}` placeholders of a format string; raise FormatProblem for anything else in braces."""
+    names = set()
+    try:
+        parsed = list(Formatter().parse(text))
+    except ValueError as error:
+        raise FormatProblem(f"a brace that is not a placeholder ({error}): write {{{{ or }}}} for a literal "
+                            "brace, {name} for a placeholder") from None
+    for _literal, field, spec, conversion in parsed:
+        if field is None:
+            continue
+        if not NAME.fullmatch(field) or spec or conversion:
+            written = "{" + field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            raise FormatProblem(f"placeholder {written} is not allowed: use only the msgid's placeholders, "
+                                "written {name} (no !conversion, :format, attribute or index)")
+        names.add(field)
+    return names
 
 
 def po_path(lang: str) -> Path:
@@ -81,13 +108,23 @@ def check(langs: tuple[str, ...]) -> list[str]:
             if message.fuzzy:
                 problems.append(f"{rel}:{line}: translation of {msgid!r} is marked fuzzy: check it and "
                                 "remove the flag")
-            wanted = set(PLACEHOLDER.findall(msgid))
+            try:
+                wanted = placeholders(msgid)
+            except FormatProblem as problem:
+                problems.append(f"{rel}:{line}: msgid {msgid!r}: {problem} (the msgid comes from widgets/strings.py)")
+                continue
             for form in _forms(message.string):
                 if not form:
                     problems.append(f"{rel}:{line}: {msgid!r} is not translated")
-                elif set(PLACEHOLDER.findall(form)) != wanted:
+                    continue
+                try:
+                    found = placeholders(form)
+                except FormatProblem as problem:
+                    problems.append(f"{rel}:{line}: translation {form!r} of {msgid!r}: {problem}")
+                    continue
+                if found != wanted:
                     problems.append(f"{rel}:{line}: placeholders differ: {sorted(wanted)} in the msgid, "
-                                    f"{sorted(PLACEHOLDER.findall(form))} in the translation {form!r}")
+                                    f"{sorted(found)} in the translation {form!r}")
     return problems
 
 
