@@ -84,8 +84,14 @@ EFFICIENCY_THRESHOLD = 0.60
 # --- Decision ----------------------------------------------------------------
 # "Pretraining a 70B+ model from scratch" is the frontier case.
 FRONTIER_PARAMS_B = 70.0
-# The article: 32-128+ GPUs for a 70B pretrain.
+# The article: 32-128+ GPUs for a 70B pretrain ("this work needs 32-128+ GPUs
+# and an SXM fabric. Kentino does not build this tier"); with 8-GPU nodes that
+# is at least 4 nodes.
 FRONTIER_MIN_GPUS = 32
+FRONTIER_MAX_GPUS = 128
+# The article's node: "the 8-GPU ceiling". A bigger single node than the
+# reader's has at most this many GPUs of the same card.
+MAX_GPUS_PER_NODE = 8
 
 # --- Replicas ----------------------------------------------------------------
 # The article: one 8-GPU node serves 500-2,000 tok/s aggregate at 70B FP8;
@@ -98,3 +104,20 @@ DEFAULT_NODE_FAILURE_RATE = 1.4
 # The article: "in engineering time, multi-node costs 4-5x per added node".
 EFFORT_PER_ADDED_NODE_MIN = 4.0
 EFFORT_PER_ADDED_NODE_MAX = 5.0
+# Utilisation target of the serving replicas: plan for 80 % of a node's
+# throughput, not 100 %. Queueing headroom: in an M/M/1 queue the mean time in
+# the system is the service time / (1 - utilisation) (Kleinrock, Queueing
+# Systems Vol. 1, 1975, ch. 3), i.e. 5x at 80 %, 10x at 90 % and unbounded at
+# 100 %; 0.80 is the usual knee of that curve, before waits grow steeply.
+DEFAULT_UTILIZATION_TARGET = 0.80
+
+# --- Uncertainty ranges (scaling) --------------------------------------------
+# Achieved bandwidth is the least certain assumption of the scaling model.
+# In a box: the article's ~50 GB/s PCIe Gen5 is 80 % of the 63 GB/s raw x16
+# rate; an NCCL all-reduce over 8 x RTX 5090 on PCIe was measured at ~28 GB/s
+# bus bandwidth (NVIDIA/nccl issue #1639). Range: 28/50 = 0.56 to 63/50 = 1.26
+# of the in-box bandwidth used.
+INTRA_BANDWIDTH_RANGE = (0.56, 1.26)
+# Between nodes the line rate is the ceiling (1.0); the article's "4-5x on
+# 100 GbE" allows 50/5 = 10 GB/s of its 12.5 GB/s line rate, 0.8.
+INTER_BANDWIDTH_RANGE = (0.80, 1.0)

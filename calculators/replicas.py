@@ -2,11 +2,17 @@
 
 - target = target_tokens_per_s, or target_requests_per_s x tokens_per_request
   when a request rate is given
-- replicas = ceil(target / node_tokens_per_s) (each replica is one node)
-- cluster_failure_rate = replicas x node_failure_rate (failures add up: the
+- replicas = ceil(target / (node_tokens_per_s x utilization_target)): each
+  replica is one node, planned to run at most at the utilisation target
+  (default 0.80: queueing headroom, see assumptions.py)
+- nodes = replicas + 1 with an N+1 spare (``spare``), else replicas
+- cluster_failure_rate = nodes x node_failure_rate (failures add up: the
   article's "roughly N times a single node")
-- engineering effort, in units of one node's effort: 1 + k x (replicas - 1)
-  with k = 4-5 (the article: "multi-node costs 4-5x per added node")
+- engineering effort per added node: 4-5 single-node efforts (the article:
+  "multi-node costs 4-5x per added node"), whatever N; in total, in units of
+  one node's effort: 1 + (4-5) x (nodes - 1)
+Replicas need no fabric between nodes and no shared checkpoint storage: their
+operations tax is a load balancer, one deployment per node and monitoring.
 """
 
 from typing import Any
@@ -17,7 +23,7 @@ from .inputs import error
 from .spec import CalculatorSpec, Input, Output, note
 
 VERDICTS = ("one_node", "dp_replicas")
-NOTES = ("target_from_requests", "multi_node_ops_tax")
+NOTES = ("target_from_requests", "replica_ops_tax", "spare_node")
 
 SPEC = CalculatorSpec(
     inputs=(
@@ -28,18 +34,26 @@ SPEC = CalculatorSpec(
               min=1.0, max=1e7),
         Input("node_failure_rate", "float", A.DEFAULT_NODE_FAILURE_RATE, unit="per_year",
               min=0.01, max=1000.0),
+        Input("utilization_target", "float", A.DEFAULT_UTILIZATION_TARGET, unit="ratio",
+              min=0.05, max=1.0),
+        Input("spare", "bool", False),
     ),
     outputs=(
         Output("target_tokens_per_s", "float", "tokens_per_s"),
         Output("replicas", "count", "nodes"),
+        Output("spare_nodes", "count", "nodes"),
+        Output("nodes", "count", "nodes"),
         Output("added_nodes", "count", "nodes"),
         Output("capacity_tokens_per_s", "float", "tokens_per_s"),
         Output("utilization", "ratio", "ratio"),
+        Output("utilization_target", "ratio", "ratio"),
         Output("node_failure_rate", "float", "per_year"),
         Output("cluster_failure_rate", "float", "per_year"),
         Output("mtbf_days", "float", "days"),
-        Output("effort_multiplier_min", "multiplier"),
-        Output("effort_multiplier_max", "multiplier"),
+        Output("effort_per_added_node_min", "multiplier"),
+        Output("effort_per_added_node_max", "multiplier"),
+        Output("effort_total_min", "multiplier"),
+        Output("effort_total_max", "multiplier"),
     ),
     verdicts=VERDICTS,
     notes=NOTES,
@@ -70,21 +84,31 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     else:
         target = inp["target_tokens_per_s"]
     node = inp["node_tokens_per_s"]
-    replicas = max(1, ceil_div(target, node))
-    added = replicas - 1
-    cluster_rate = replicas * inp["node_failure_rate"]
+    planned = node * inp["utilization_target"]  # what one replica is planned to carry
+    replicas = max(1, ceil_div(target, planned))
+    spare = 1 if inp["spare"] else 0
+    nodes = replicas + spare
+    added = nodes - 1
+    cluster_rate = nodes * inp["node_failure_rate"]
+    if spare:
+        notes.append(note("spare_node", spare_nodes=spare))
     if added:
-        notes.append(note("multi_node_ops_tax", added_nodes=added))
+        notes.append(note("replica_ops_tax", added_nodes=added))
     values = {
         "target_tokens_per_s": r(target, 2),
         "replicas": replicas,
+        "spare_nodes": spare,
+        "nodes": nodes,
         "added_nodes": added,
         "capacity_tokens_per_s": r(replicas * node, 2),
         "utilization": sig(target / (replicas * node)),
+        "utilization_target": inp["utilization_target"],
         "node_failure_rate": inp["node_failure_rate"],
         "cluster_failure_rate": r(cluster_rate, 4),
         "mtbf_days": r(365.0 / cluster_rate, 2),
-        "effort_multiplier_min": r(1 + A.EFFORT_PER_ADDED_NODE_MIN * added, 2),
-        "effort_multiplier_max": r(1 + A.EFFORT_PER_ADDED_NODE_MAX * added, 2),
+        "effort_per_added_node_min": A.EFFORT_PER_ADDED_NODE_MIN,
+        "effort_per_added_node_max": A.EFFORT_PER_ADDED_NODE_MAX,
+        "effort_total_min": r(1 + A.EFFORT_PER_ADDED_NODE_MIN * added, 2),
+        "effort_total_max": r(1 + A.EFFORT_PER_ADDED_NODE_MAX * added, 2),
     }
     return {"values": values, "verdict": "one_node" if replicas == 1 else "dp_replicas", "notes": notes}

@@ -15,8 +15,16 @@ Model (no compute/communication overlap; every assumption in assumptions.py):
   b x s x h x 2-byte send forward and backward per micro-batch
 - tp_pp: tensor parallel inside each node, pipeline stages across nodes
 efficiency = useful compute time / step time, speedup = efficiency x GPUs.
+Verdict: ``does_not_fit`` when the training state (16 B/param, sharded over
+the GPUs except with plain dp) does not fit one GPU's memory: the layout cannot
+run the step, whatever its projected efficiency; else ``restructure`` under
+the 0.60 line, ``scales`` above it.
+Range: efficiency_low / efficiency_high recompute the step with the achieved
+bandwidths at the ends of their uncertainty ranges (assumptions.py); when the
+0.60 line falls inside, the note ``verdict_depends_on_bandwidth`` says so.
 """
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,13 +39,14 @@ from .training_memory import state_gb
 from .vram_fit import model_notes
 
 PARALLELISMS = ("tp", "dp", "pp", "tp_pp")
-VERDICTS = ("scales", "restructure")
+VERDICTS = ("scales", "restructure", "does_not_fit")
 NOTES = (
     "custom_inputs_ignored",
     "moe_all_experts_resident",
     "fabric_unused_single_node",
     "tp_across_nodes",
     "state_exceeds_gpu_memory",
+    "verdict_depends_on_bandwidth",
 )
 
 SERIES_FIELDS = (
@@ -69,6 +78,9 @@ SPEC = CalculatorSpec(
     outputs=(
         Output("gpus", "count", "gpus"),
         Output("efficiency", "ratio", "ratio"),
+        Output("efficiency_low", "ratio", "ratio"),
+        Output("efficiency_high", "ratio", "ratio"),
+        Output("verdict_changes_in_range", "bool"),
         Output("speedup", "multiplier"),
         Output("comm_share", "ratio", "ratio"),
         Output("bubble_share", "ratio", "ratio"),
@@ -83,6 +95,9 @@ SPEC = CalculatorSpec(
         Output("compute_ms", "float", "ms"),
         Output("comm_ms", "float", "ms"),
         Output("bubble_ms", "float", "ms"),
+        Output("state_gb_per_gpu", "gb", "gb"),
+        Output("gpu_memory_gb", "gb", "gb"),
+        Output("state_fits", "bool"),
         Output("series", "list", None, SERIES_FIELDS),
     ),
     verdicts=VERDICTS,
@@ -102,9 +117,15 @@ def allreduce_s(nbytes: float, g: int, nodes: int, intra: Fabric, inter: Fabric,
 
 
 def step(model: Model, gpu: Gpu, parallelism: str, g: int, nodes: int, inter: Fabric,
-         nics: int, seq_len: int, micro_batch: int, grad_accum: int, mfu: float) -> dict[str, float]:
-    """Unrounded per-optimizer-step times (seconds) and efficiency for one configuration."""
+         nics: int, seq_len: int, micro_batch: int, grad_accum: int, mfu: float,
+         intra_factor: float = 1.0) -> dict[str, float]:
+    """Unrounded per-optimizer-step times (seconds) and efficiency for one configuration.
+
+    ``intra_factor`` scales the in-box link's bandwidth (the uncertainty range).
+    """
     intra = FABRIC_BY_ID[gpu.link]
+    if intra_factor != 1.0:
+        intra = dataclasses.replace(intra, bandwidth_gbs=intra.bandwidth_gbs * intra_factor)
     n = g * nodes
     flops = mfu * gpu.bf16_tflops * 1e12
     tokens = seq_len * micro_batch
@@ -205,9 +226,18 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
              inp["seq_len"], inp["micro_batch"], inp["grad_accum"], inp["mfu"])
     eff = s["efficiency"]
     below = eff < A.EFFICIENCY_THRESHOLD
+    low, high = efficiency_range(model, gpu, inp, inter)
+    weights, grads, optimizer, _ = state_gb(model, "full", 0)
+    shards = 1 if inp["parallelism"] == "dp" else s["gpus"]
+    per_gpu = (weights + grads + optimizer) / shards
+    state_fits = per_gpu <= gpu.memory_gb
+    changes = (low < A.EFFICIENCY_THRESHOLD) != (high < A.EFFICIENCY_THRESHOLD)
     values = {
         "gpus": s["gpus"],
         "efficiency": sig(eff),
+        "efficiency_low": sig(low),
+        "efficiency_high": sig(high),
+        "verdict_changes_in_range": changes,
         "speedup": r(eff * s["gpus"], 3),
         "comm_share": sig(s["comm"] / s["total"]),
         "bubble_share": sig(s["bubble"] / s["total"]),
@@ -222,6 +252,9 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "compute_ms": r(s["compute"] * 1e3, 3),
         "comm_ms": r(s["comm"] * 1e3, 3),
         "bubble_ms": r(s["bubble"] * 1e3, 3),
+        "state_gb_per_gpu": r(per_gpu, 2),
+        "gpu_memory_gb": gpu.memory_gb,
+        "state_fits": state_fits,
         "series": _series(model, gpu, inp),
     }
     notes = model_notes(model, inp, raw)
@@ -229,10 +262,22 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         notes.append(note("fabric_unused_single_node", fabric=inp["fabric"], intra_link=gpu.link))
     elif inp["parallelism"] == "tp":
         notes.append(note("tp_across_nodes", nodes=nodes))
-    weights, grads, optimizer, _ = state_gb(model, "full", 0)
-    shards = 1 if inp["parallelism"] == "dp" else s["gpus"]
-    per_gpu = (weights + grads + optimizer) / shards
-    if per_gpu > gpu.memory_gb:
+    if not state_fits:
         notes.append(note("state_exceeds_gpu_memory", state_gb_per_gpu=r(per_gpu, 2),
                           memory_gb=gpu.memory_gb))
-    return {"values": values, "verdict": "restructure" if below else "scales", "notes": notes}
+    if changes:
+        notes.append(note("verdict_depends_on_bandwidth", efficiency_low=sig(low), efficiency_high=sig(high),
+                          threshold=A.EFFICIENCY_THRESHOLD))
+    verdict = "does_not_fit" if not state_fits else "restructure" if below else "scales"
+    return {"values": values, "verdict": verdict, "notes": notes}
+
+
+def efficiency_range(model: Model, gpu: Gpu, inp: Mapping[str, Any], inter: Fabric) -> tuple[float, float]:
+    """Unrounded (low, high) efficiency with the achieved bandwidths at the ends of their ranges."""
+    ends = []
+    for intra_f, inter_f in zip(A.INTRA_BANDWIDTH_RANGE, A.INTER_BANDWIDTH_RANGE, strict=True):
+        fabric = dataclasses.replace(inter, bandwidth_gbs=inter.bandwidth_gbs * inter_f)
+        ends.append(step(model, gpu, inp["parallelism"], inp["gpus_per_node"], inp["nodes"], fabric,
+                         inp["nics_per_node"], inp["seq_len"], inp["micro_batch"], inp["grad_accum"],
+                         inp["mfu"], intra_f)["efficiency"])
+    return ends[0], ends[1]

@@ -1,4 +1,4 @@
-"""vram_fit: does a model fit a node for inference?
+"""vram_fit: does a model fit a node for inference, at the load the reader asks for?
 
 Formulas (sources in assumptions.py and README.md):
 - vram_gb      = gpus x memory_gb
@@ -9,10 +9,14 @@ Formulas (sources in assumptions.py and README.md):
 - kv_gb        = kv per sequence at `context` x concurrency
 - overhead_gb  = RUNTIME_RESERVE (10 %, vLLM's gpu_memory_utilization 0.90) x vram_gb
 - usable_gb    = vram_gb - overhead_gb;  kv_budget_gb = usable_gb - weights_gb
-- max_concurrency = floor(kv_budget / kv per sequence)
-Verdict: ``fits`` when weights_share <= weights_limit and kv_gb <= kv_budget_gb;
-``does_not_fit`` when not even one sequence at `context` fits next to the
-weights (max_concurrency == 0); ``tight`` otherwise.
+- max_concurrency = floor(kv_budget / kv per sequence)   (at `context`)
+- max_context     = the longest context whose KV cache for `concurrency`
+                    requests fits kv_budget (at `concurrency`)
+Verdict, for the requested load (concurrency x context):
+``fits`` when its KV cache fits and weights_share <= weights_limit;
+``tight`` when its KV cache fits but the weights are above the rule;
+``does_not_fit`` when its KV cache does not fit next to the weights (or the
+weights alone do not fit).
 The KV cache is counted once for the whole node (tensor parallelism shards KV
 heads; no replication is modelled).
 """
@@ -26,6 +30,8 @@ from .common import GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
 from .spec import CalculatorSpec, Input, Output, note
 
 VERDICTS = ("fits", "tight", "does_not_fit")
+# The longest context the form accepts; max_context is capped there.
+MAX_CONTEXT = 1_048_576
 NOTES = (
     "custom_inputs_ignored",
     "weights_above_limit",
@@ -44,7 +50,7 @@ SPEC = CalculatorSpec(
         Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
         GPU,
         GPUS,
-        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=1_048_576),
+        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
         Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
         Input("weights_limit", "float", A.DEFAULT_WEIGHTS_LIMIT, unit="ratio", min=0.05, max=1.0),
     ),
@@ -64,6 +70,7 @@ SPEC = CalculatorSpec(
         Output("kv_gb", "gb", "gb"),
         Output("kv_fits", "bool"),
         Output("max_concurrency", "count", "requests"),
+        Output("max_context", "count", "tokens"),
         Output("total_gb", "gb", "gb"),
         Output("total_share", "ratio", "ratio"),
         Output("min_gpus", "count", "gpus"),
@@ -79,6 +86,29 @@ def kv_bytes_per_sequence(model: Model, context: int, kv_precision: str) -> floa
     full_layers = model.layers - model.sliding_layers
     windowed = min(context, model.sliding_window) if model.sliding_layers else 0
     return per_layer_token * (full_layers * context + model.sliding_layers * windowed)
+
+
+def max_context(model: Model, kv_precision: str, concurrency: int, budget_gb: float) -> int:
+    """Longest context (tokens, <= MAX_CONTEXT) whose KV cache for ``concurrency`` requests fits ``budget_gb``.
+
+    Exact for every attention kind (sliding windows included): a bisection on the
+    same ``kv_bytes_per_sequence`` the fit test uses; 0 when not even one token fits.
+    """
+    def fits(ctx: int) -> bool:
+        return kv_bytes_per_sequence(model, ctx, kv_precision) / 1e9 * concurrency <= budget_gb
+
+    if budget_gb <= 0 or not fits(1):
+        return 0
+    if fits(MAX_CONTEXT):
+        return MAX_CONTEXT
+    low, high = 1, MAX_CONTEXT  # fits(low), not fits(high)
+    while high - low > 1:
+        mid = (low + high) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid
+    return low
 
 
 def fit(model: Model, precision: str, kv_precision: str, memory_gb: float, gpus: int,
@@ -106,12 +136,12 @@ def fit(model: Model, precision: str, kv_precision: str, memory_gb: float, gpus:
         elif budget > 0 and kv_seq * (max_conc + 1) <= budget:
             max_conc += 1
     within, kv_fits = fits_in(vram)
-    if max_conc < 1:
-        verdict = "does_not_fit"
-    elif within and kv_fits:
+    if not kv_fits:
+        verdict = "does_not_fit"  # the requested load does not fit next to the weights
+    elif within:
         verdict = "fits"
     else:
-        verdict = "tight"
+        verdict = "tight"  # the load fits, the weights are above the rule
     # Smallest number of these GPUs for verdict "fits":
     # vram >= weights / limit and (1 - reserve) * vram >= weights + kv.
     need = max(weights / weights_limit, (weights + kv) / (1.0 - A.RUNTIME_RESERVE))
@@ -123,6 +153,7 @@ def fit(model: Model, precision: str, kv_precision: str, memory_gb: float, gpus:
         "vram": vram, "bytes_per_param": bytes_per_param, "weights": weights,
         "overhead": A.RUNTIME_RESERVE * vram, "usable": vram - A.RUNTIME_RESERVE * vram,
         "budget": budget, "kv_seq": kv_seq, "kv": kv, "max_concurrency": max_conc,
+        "max_context": max_context(model, kv_precision, concurrency, budget),
         "within": within, "kv_fits": kv_fits, "verdict": verdict, "min_gpus": min_gpus,
     }
 
@@ -151,6 +182,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "kv_gb": r(f["kv"], 2),
         "kv_fits": f["kv_fits"],
         "max_concurrency": f["max_concurrency"],
+        "max_context": f["max_context"],
         "total_gb": r(f["weights"] + f["kv"] + f["overhead"], 2),
         "total_share": sig((f["weights"] + f["kv"] + f["overhead"]) / vram),
         "min_gpus": f["min_gpus"],
@@ -166,7 +198,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         notes.append(note("kv_does_not_fit", kv_gb=values["kv_gb"],
                           kv_budget_gb=values["kv_budget_gb"],
                           max_concurrency=f["max_concurrency"],
-                          concurrency=inp["concurrency"]))
+                          concurrency=inp["concurrency"], max_context=f["max_context"]))
     if model.max_context and inp["context"] > model.max_context:
         notes.append(note("context_exceeds_model_max", max_context=model.max_context))
     if model.sliding_layers and inp["context"] > model.sliding_window:

@@ -110,7 +110,10 @@ def test_decision_trace_values_are_described() -> None:
             for tb in (False, True):
                 v = run("decision", {"model": model, "workload": workload, "throughput_bound": tb})["values"]
                 assert v["step"] == len(v["trace"]) and 1 <= v["step"] <= 5
-                assert [t["answer"] for t in v["trace"]] == [False] * (v["step"] - 1) + [True]
+                answers = [t["answer"] for t in v["trace"]]
+                assert answers[-1] is True
+                if not tb:
+                    assert answers == [False] * (v["step"] - 1) + [True]
                 assert [t["step"] for t in v["trace"]] == list(range(1, v["step"] + 1))
                 assert v["recommendation"] in calculators.RECOMMENDATIONS
                 for t in v["trace"]:
@@ -268,7 +271,7 @@ def test_conflicting_replica_targets() -> None:
     assert res["errors"] == [{"field": "target_requests_per_s", "code": "conflicting_inputs",
                               "params": {"with": "target_tokens_per_s"}}]
     ok = run("replicas", {"target_requests_per_s": 2, "tokens_per_request": 1000})
-    assert ok["values"]["target_tokens_per_s"] == 2000.0 and ok["values"]["replicas"] == 2
+    assert ok["values"]["target_tokens_per_s"] == 2000.0 and ok["values"]["replicas"] == 3  # at 80 %
     assert ok["notes"][0]["code"] == "target_from_requests"
 
 

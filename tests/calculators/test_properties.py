@@ -141,6 +141,24 @@ def test_scaling_efficiency_bounds(data: st.DataObject) -> None:
 
 @SETTINGS
 @given(data=st.data())
+def test_scaling_verdict_and_range(data: st.DataObject) -> None:
+    """No "scales" when the training state does not fit; the range holds the estimate and says when the
+    verdict would change inside it."""
+    result = run("scaling", data.draw(valid_inputs("scaling")))
+    v = result["values"]
+    assert v["state_fits"] == (v["state_gb_per_gpu"] <= v["gpu_memory_gb"])
+    if not v["state_fits"]:
+        assert result["verdict"] == "does_not_fit"
+    else:
+        assert result["verdict"] == ("restructure" if v["below_threshold"] else "scales")
+    assert v["efficiency_low"] <= v["efficiency"] <= v["efficiency_high"]
+    crosses = (v["efficiency_low"] < 0.6) != (v["efficiency_high"] < 0.6)
+    assert v["verdict_changes_in_range"] == crosses
+    assert any(n["code"] == "verdict_depends_on_bandwidth" for n in result["notes"]) == crosses
+
+
+@SETTINGS
+@given(data=st.data())
 def test_more_precision_bits_never_lower_weights(data: st.DataObject) -> None:
     inputs = data.draw(valid_inputs("vram_fit", exclude=("precision",)))
     weights = [run("vram_fit", {**inputs, "precision": p})["values"]["weights_gb"]
@@ -163,12 +181,19 @@ def test_longer_context_never_lowers_kv(data: st.DataObject, contexts: list[int]
 def test_vram_fit_verdict_consistent_with_values(data: st.DataObject) -> None:
     result = run("vram_fit", data.draw(valid_inputs("vram_fit")))
     v, inp = result["values"], result["inputs"]
+    # The verdict answers the requested load: fits / tight when it fits (tight: weights above the rule),
+    # does_not_fit when it does not; max_concurrency and max_context say what would fit.
+    assert v["kv_fits"] == (v["max_concurrency"] >= inp["concurrency"])
+    assert (result["verdict"] == "does_not_fit") == (not v["kv_fits"])
+    assert (result["verdict"] == "tight") == (v["kv_fits"] and not v["weights_within_limit"])
     if result["verdict"] == "fits":
         assert v["weights_within_limit"] and v["kv_fits"]
-        assert v["max_concurrency"] >= inp["concurrency"]
         assert v["min_gpus"] <= inp["gpus"]
-    if result["verdict"] == "does_not_fit":
-        assert v["max_concurrency"] == 0
+    # max_context is exactly the longest context at which the requested concurrency fits
+    if 0 < v["max_context"] < 1_048_576:
+        assert run("vram_fit", {**inp, "context": v["max_context"]})["values"]["kv_fits"]
+        assert not run("vram_fit", {**inp, "context": v["max_context"] + 1})["values"]["kv_fits"]
+    assert (v["max_context"] >= inp["context"]) == v["kv_fits"]
     # min_gpus is exactly the smallest node of this GPU where the verdict is "fits"
     at_min = run("vram_fit", {**inp, "gpus": v["min_gpus"]}) if v["min_gpus"] <= 64 else None
     if at_min is not None:
@@ -180,10 +205,23 @@ def test_vram_fit_verdict_consistent_with_values(data: st.DataObject) -> None:
 @SETTINGS
 @given(data=st.data())
 def test_decision_trace_is_first_yes(data: st.DataObject) -> None:
-    v = run("decision", data.draw(valid_inputs("decision")))["values"]
+    result = run("decision", data.draw(valid_inputs("decision")))
+    v, inp = result["values"], result["inputs"]
     answers = [t["answer"] for t in v["trace"]]
-    assert answers == [False] * (len(answers) - 1) + [True]
-    assert v["step"] == len(answers) and v["min_nodes"] >= 1
+    # Steps are asked in order; the last one decides; an earlier "yes" only when the reader says the
+    # workload is throughput-bound (the node fits, and step 3 says replicas).
+    assert [t["step"] for t in v["trace"]] == list(range(1, len(answers) + 1))
+    assert answers[-1] is True and v["step"] == len(answers) and v["min_nodes"] >= 1
+    if not inp["throughput_bound"]:
+        assert answers == [False] * (len(answers) - 1) + [True]
+    # Never a multi-node cluster for inference of a model whose weights fit one node within the rule
+    # while at least one request fits next to them: the answer is then replicas (or one node).
+    if inp["workload"] == "inference" and v["recommendation"] == "multi_node_ib":
+        fit = {k: inp[k] for k in ("model", "gpu", "gpus", "context", "concurrency", "kv_precision")}
+        fit.update({k: inp[k] for k in ("params_b", "layers", "kv_heads", "head_dim") if k in inp})
+        for precision in ("fp8", "int4"):
+            one = run("vram_fit", {**fit, "precision": precision})["values"]
+            assert not (one["weights_within_limit"] and one["max_concurrency"] >= 1)
 
 
 @SETTINGS
@@ -195,7 +233,12 @@ def test_replicas_cover_target(data: st.DataObject) -> None:
         target = inp["target_requests_per_s"] * inp["tokens_per_request"]
     else:
         target = inp["target_tokens_per_s"]
-    assert v["replicas"] * inp["node_tokens_per_s"] >= target
-    assert v["replicas"] == 1 or (v["replicas"] - 1) * inp["node_tokens_per_s"] < target
-    assert math.isclose(v["cluster_failure_rate"], v["replicas"] * v["node_failure_rate"], rel_tol=1e-3)
-    assert v["effort_multiplier_min"] <= v["effort_multiplier_max"]
+    planned = inp["node_tokens_per_s"] * inp["utilization_target"]
+    assert v["replicas"] * planned >= target * (1 - 1e-12)
+    assert v["replicas"] == 1 or (v["replicas"] - 1) * planned < target
+    assert v["utilization"] <= inp["utilization_target"] * (1 + 1e-3) or v["replicas"] == 1
+    assert v["nodes"] == v["replicas"] + (1 if inp["spare"] else 0) == v["added_nodes"] + 1
+    assert math.isclose(v["cluster_failure_rate"], v["nodes"] * v["node_failure_rate"], rel_tol=1e-3)
+    assert (v["effort_per_added_node_min"], v["effort_per_added_node_max"]) == (4.0, 5.0)
+    assert v["effort_total_min"] == round(1 + 4 * v["added_nodes"], 2)
+    assert v["effort_total_max"] == round(1 + 5 * v["added_nodes"], 2)
