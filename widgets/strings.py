@@ -59,6 +59,8 @@ LABELS = {
     "tokens_per_request": N_("Tokens per request"),
     "node_tokens_per_s": N_("Tokens/s one node delivers"),
     "node_failure_rate": N_("Failures per node per year"),
+    "utilization_target": N_("Utilization target per node"),
+    "spare": N_("Add a spare node (N+1)"),
 }
 
 HELP = {
@@ -68,7 +70,7 @@ HELP = {
     "kv_heads": N_("Key/value heads per layer; used only with a custom model."),
     "head_dim": N_("Size of one attention head; used only with a custom model."),
     "precision": N_("How many bytes each weight takes: BF16 2, FP8 1, INT4 about half a byte."),
-    "kv_precision": N_("Precision of the key/value cache."),
+    "kv_precision": N_("Precision of the key/value cache: FP8 holds twice as many tokens as BF16."),
     "gpu": N_("The card in the node."),
     "gpus": N_("Number of GPUs."),
     "context": N_("Tokens each request keeps in the KV cache."),
@@ -93,6 +95,8 @@ HELP = {
     "tokens_per_request": N_("Average tokens generated per request."),
     "node_tokens_per_s": N_("The article: 500–2,000 tokens/s at 70B FP8 on 8 GPUs."),
     "node_failure_rate": N_("Incidents that take one node down, per year."),
+    "utilization_target": N_("Plan each node for this share of its throughput: queues grow steeply near 100 %."),
+    "spare": N_("Yes to keep one more node than the target needs, so a failure costs no capacity."),
 }
 
 # Choice ids are looked up as "input:id" first (for ids that mean different things), then as "id".
@@ -134,6 +138,7 @@ OUTPUTS = {
     "kv_gb": N_("KV cache for the target"),
     "kv_budget_gb": N_("Memory left for the KV cache"),
     "max_concurrency": N_("Requests that fit at this context"),
+    "max_context": N_("Longest context that fits at this concurrency"),
     "min_gpus": N_("GPUs needed"),
     "state_gb": N_("Weights, gradients and optimizer"),
     "activations_gb": N_("Activations"),
@@ -141,6 +146,7 @@ OUTPUTS = {
     "fits": N_("Fits the node"),
     "gpus": N_("GPUs"),
     "efficiency": N_("Scaling efficiency"),
+    "efficiency_range": N_("Efficiency over the bandwidth range"),
     "speedup": N_("Speed-up over one GPU"),
     "comm_share": N_("Share of the step spent communicating"),
     "fabric_penalty": N_("Fabric penalty against PCIe"),
@@ -149,11 +155,13 @@ OUTPUTS = {
     "recommendation": N_("Recommendation"),
     "min_nodes": N_("Nodes needed"),
     "replicas": N_("Replicas (nodes)"),
+    "nodes": N_("Nodes, spare included"),
     "capacity_tokens_per_s": N_("Capacity"),
     "utilization": N_("Utilization"),
     "cluster_failure_rate": N_("Failures per year, all nodes"),
     "mtbf_days": N_("Mean time between failures"),
-    "effort_multiplier": N_("Engineering effort per added node"),
+    "effort_per_added_node": N_("Engineering effort per added node"),
+    "effort_total": N_("Engineering effort in all, against one node"),
 }
 
 VERDICTS = {
@@ -175,14 +183,16 @@ EXPLANATIONS = {
         "The weights take {weights_gb} ({weights_share} of {vram_gb}), within the {weights_limit} rule, and "
         "the KV cache for {concurrency} requests of {context} tokens ({kv_gb}) fits in the {kv_budget_gb} left."
     ),
-    ("vram_fit", "tight_kv"): N_(
+    ("vram_fit", "does_not_fit_kv"): N_(
         "The weights fit ({weights_gb}, {weights_share} of {vram_gb}), but the KV cache for {concurrency} "
         "requests of {context} tokens needs {kv_gb} and only {kv_budget_gb} is left: it fits the weights, not "
-        "the workload ({max_concurrency} requests at most)."
+        "the workload. The node holds {max_concurrency} such requests, or {concurrency} requests of up to "
+        "{max_context} tokens."
     ),
-    ("vram_fit", "tight_weights"): N_(
-        "The weights take {weights_share} of {vram_gb}, above the {weights_limit} rule: they fit, but leave "
-        "too little room for the KV cache, CUDA graphs and activations."
+    ("vram_fit", "tight"): N_(
+        "The load fits ({kv_gb} of KV cache in the {kv_budget_gb} left), but the weights take {weights_share} "
+        "of {vram_gb}, above the {weights_limit} rule: little room is left for prefix caching, CUDA graphs "
+        "and load peaks."
     ),
     ("vram_fit", "does_not_fit"): N_(
         "The weights alone need {weights_gb}, more than the {usable_gb} usable in the node: it needs at least "
@@ -203,31 +213,49 @@ EXPLANATIONS = {
         "Each GPU keeps only {efficiency} of its single-GPU throughput ({speedup} on {gpus} GPUs), below the "
         "60 % line: restructure (TP inside a node, PP or DP across), or buy a larger single node."
     ),
+    ("scaling", "does_not_fit"): N_(
+        "The training state needs {state_gb_per_gpu} per GPU, more than the {gpu_memory_gb} of each card: "
+        "this layout cannot run the step. Its projected efficiency ({efficiency}) is theoretical; use more "
+        "GPUs, or LoRA/QLoRA."
+    ),
     ("decision", "one_node"): N_("Step {step} answers yes: one node is enough."),
     ("decision", "one_node_int4"): N_("Step {step} answers yes: one node at INT4 is the answer for inference."),
     ("decision", "dp_replicas"): N_(
-        "Step {step} answers yes: data-parallel replicas of one-node configurations, not a cluster."
+        "Step {step} answers yes: the model fits one node, the load does not fit one node: at least "
+        "{min_nodes} data-parallel replicas of one node, not a cluster (the notes list the other ways out)."
     ),
     ("decision", "multi_node_ib"): N_(
         "Step {step} answers yes: multi-node over InfiniBand, at least {min_nodes} nodes; project the "
         "scaling efficiency first."
     ),
-    ("decision", "frontier"): N_("Step {step} answers yes: a frontier case, multi-node with NDR InfiniBand or SXM."),
+    ("decision", "frontier"): N_(
+        "Step {step} answers yes: a frontier case. Pre-training a 70B+ model needs 32–128+ GPUs (at least "
+        "{min_nodes} nodes like this one) on NDR InfiniBand or SXM: not a job for Kentino hardware."
+    ),
     ("replicas", "one_node"): N_(
-        "One node delivers {capacity_tokens_per_s}, enough for {target_tokens_per_s}: no cluster needed."
+        "One node delivers {capacity_tokens_per_s}, enough for {target_tokens_per_s} at {utilization} "
+        "utilization (target {utilization_target}): no cluster needed."
     ),
     ("replicas", "dp_replicas"): N_(
-        "{replicas} replicas deliver {capacity_tokens_per_s} for {target_tokens_per_s}; the nodes together fail "
-        "{cluster_failure_rate} times a year, and each added node costs {effort_multiplier} the engineering time."
+        "{replicas} replicas deliver {capacity_tokens_per_s} for {target_tokens_per_s}, at {utilization} "
+        "utilization (target {utilization_target}); the {nodes} nodes together fail {cluster_failure_rate} times "
+        "a year, and each added node costs {effort_per_added_node} of one node's engineering time "
+        "({effort_total} in all)."
     ),
 }
 
+# The reader's hardware and load fill the placeholders: {node} is "8 × RTX Pro 6000 Blackwell (768 GB)".
 QUESTIONS = {
-    "fits_one_node_fp8": N_("Does the model fit 8 × 96 GB at FP8 with headroom for the KV cache?"),
-    "training_fits_one_node": N_("Does the training job fit one node?"),
-    "fits_one_node_int4": N_("Does it fit at INT4 with the same headroom, for inference?"),
-    "throughput_bound_replicas": N_("Is the workload bound by throughput rather than model size?"),
-    "needs_multi_node": N_("Is it training or serving a model that does not fit one node?"),
+    "fits_one_node_fp8": N_(
+        "Does the model fit {node} at FP8, with headroom for the KV cache of {concurrency} requests of {context} "
+        "tokens?"
+    ),
+    "training_fits_one_node": N_("Does the training job fit {node}?"),
+    "fits_one_node_int4": N_("Does it fit {node} at INT4 with the same headroom, for inference?"),
+    "throughput_bound_replicas": N_(
+        "Is it the load (throughput, concurrent requests), not the model's size, that exceeds {node}?"
+    ),
+    "needs_multi_node": N_("Is it a job below the frontier that does not fit {node}?"),
     "pretrain_frontier": N_("Is it pre-training a 70B+ model from scratch?"),
 }
 
@@ -244,14 +272,31 @@ NOTES = {
     "fabric_unused_single_node": N_("On one node the fabric between nodes is not used."),
     "tp_across_nodes": N_("Tensor parallelism spans the nodes: every layer waits on the fabric."),
     "state_exceeds_gpu_memory": N_("The training state does not fit these GPUs; the projection is theoretical."),
+    "verdict_depends_on_bandwidth": N_(
+        "Within the range of achieved bandwidth (measured PCIe all-reduce to raw link rate), the efficiency "
+        "crosses the 60 % line: the verdict depends on how well the links perform."
+    ),
     "int4_not_for_training": N_("INT4 weights are not usable for training's gradient path."),
     "add_replicas": N_("Add replicas behind a load balancer; no fabric needed."),
+    "load_exceeds_node": N_(
+        "Only the KV cache of the requested load overflows: one node holds {max_concurrency} requests of "
+        "{context} tokens, or {concurrency} requests of up to {max_context} tokens."
+    ),
+    "kv_fp8_fits": N_("With an FP8 KV cache this load fits one node ({max_concurrency} requests at this context)."),
+    "bigger_node_fits": N_("A single node of {gpus} of these GPUs holds this load."),
     "restructure": N_("Below 60 %: restructure (TP inside, PP across) or use fewer nodes."),
     "pretrain_compute_bound": N_(
-        "Pre-training needs hundreds of GPU-months: most customers should not do it themselves."
+        "Pre-training needs hundreds of GPU-months on {min_gpus}–{max_gpus}+ GPUs: most customers should not do "
+        "it themselves."
     ),
+    "frontier_not_kentino_hardware": N_("Kentino does not build this tier: it needs SXM modules or an NDR fabric."),
     "target_from_requests": N_("The target comes from requests per second × tokens per request."),
     "multi_node_ops_tax": N_("More than one node adds shared storage, checkpointing, tuning and monitoring work."),
+    "replica_ops_tax": N_(
+        "Each added replica needs a load balancer entry, its own deployment and monitoring; no fabric and no "
+        "shared checkpoint storage."
+    ),
+    "spare_node": N_("One node more than the target needs: a failure costs no capacity."),
 }
 
 ERRORS = {
@@ -276,6 +321,8 @@ UNITS = {
     "per_year": N_("{value} per year"),
     "multiplier": N_("{value}×"),
     "multiplier_range": N_("{low}–{high}×"),
+    "range": N_("{low}–{high}"),
+    "node": N_("{gpus} × {gpu} ({memory})"),
 }
 
 # Counted units: the plural form follows the number (CLDR plural rules through gettext's Plural-Forms).
@@ -283,6 +330,7 @@ COUNTED = {
     "gpus": NP_("{value} GPU", "{value} GPUs"),
     "nodes": NP_("{value} node", "{value} nodes"),
     "requests": NP_("{value} request", "{value} requests"),
+    "tokens": NP_("{value} token", "{value} tokens"),
 }
 
 UI = {

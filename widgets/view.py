@@ -7,6 +7,7 @@ writes these strings into the elements marked `data-output`. Typed text is parse
 
 from __future__ import annotations
 
+import math
 import string
 from functools import lru_cache
 from typing import Any
@@ -20,12 +21,18 @@ LANGUAGES = ("da", "fr")
 # The values a widget shows, in order (the calculators return more; see their README).
 SHOWN = {
     "vram_fit": ["vram_gb", "weights_gb", "weights_share", "kv_bytes_per_token", "kv_gb", "kv_budget_gb",
-                 "max_concurrency"],
+                 "max_concurrency", "max_context"],
     "training_memory": ["state_gb", "activations_gb", "total_gb", "vram_gb", "min_gpus"],
-    "scaling": ["efficiency", "speedup", "comm_share", "fabric_penalty"],
+    "scaling": ["efficiency", "efficiency_range", "speedup", "comm_share", "fabric_penalty"],
     "decision": ["recommendation", "step", "min_nodes"],
-    "replicas": ["replicas", "capacity_tokens_per_s", "utilization", "cluster_failure_rate", "mtbf_days",
-                 "effort_multiplier"],
+    "replicas": ["replicas", "nodes", "capacity_tokens_per_s", "utilization", "cluster_failure_rate", "mtbf_days",
+                 "effort_per_added_node", "effort_total"],
+}
+# Shown values made of two outputs, a low and a high end: shown name -> (low output, high output).
+RANGES = {
+    "effort_per_added_node": ("effort_per_added_node_min", "effort_per_added_node_max"),
+    "effort_total": ("effort_total_min", "effort_total_max"),
+    "efficiency_range": ("efficiency_low", "efficiency_high"),
 }
 NUMERIC = {"int", "float"}
 # Looked up on every keystroke: each calculator's input specs by name, and every output spec by name.
@@ -94,8 +101,13 @@ def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], 
 
 def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> str:
     """Format one output value for display, by its kind and unit in the calculator's spec."""
-    if name == "effort_multiplier":
-        low, high = values["effort_multiplier_min"], values["effort_multiplier_max"]
+    if name == "efficiency_range":
+        low, high = (values[key] for key in RANGES[name])
+        # Rounded outwards to 0.1 %, so that a low end under a line never reads as on it (0.5995: 59.9 %).
+        low, high = math.floor(low * 1000 + 1e-9) / 1000, math.ceil(high * 1000 - 1e-9) / 1000
+        return text(lang, strings.UNITS["range"], low=numbers.percent(low, lang), high=numbers.percent(high, lang))
+    if name in RANGES:
+        low, high = (values[key] for key in RANGES[name])
         if low == high:
             return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(low, lang, 1))
         return text(lang, strings.UNITS["multiplier_range"],
@@ -135,8 +147,8 @@ def explanation(name: str, result: dict[str, Any], lang: str) -> str:
     """One sentence that says why the verdict is what it is, from the values."""
     values, verdict, inputs = result["values"], result["verdict"], result["inputs"]
     key = verdict
-    if name == "vram_fit" and verdict == "tight":
-        key = "tight_weights" if not values["weights_within_limit"] else "tight_kv"
+    if name == "vram_fit" and verdict == "does_not_fit" and values["weights_gb"] <= values["usable_gb"]:
+        key = "does_not_fit_kv"  # the weights fit; the KV cache of the requested load does not
     msgid = strings.EXPLANATIONS[(name, key)]
     fmt = {}
     for field in _placeholders(msgid):
@@ -144,7 +156,7 @@ def explanation(name: str, result: dict[str, Any], lang: str) -> str:
             fmt[field] = numbers.percent(inputs["weights_limit"], lang)
         elif field in ("concurrency", "context"):
             fmt[field] = numbers.decimal(inputs[field], lang, 0)
-        elif field == "effort_multiplier":
+        elif field in RANGES:
             fmt[field] = format_value(field, None, values, lang)
         elif field in values and OUTPUTS[field]["kind"] == "count":
             fmt[field] = numbers.decimal(values[field], lang, 0)  # the sentence names the unit itself
@@ -162,13 +174,30 @@ def _placeholders(msgid: str) -> tuple[str, ...]:
     return tuple(f for _, f, _, _ in string.Formatter().parse(msgid) if f)
 
 
+def note_text(note: dict[str, Any], lang: str) -> str:
+    """A note's sentence; its placeholders are whole-number parameters of the note, localized."""
+    msgid = strings.NOTES[note["code"]]
+    fmt = {field: numbers.decimal(note["params"][field], lang, 0) for field in _placeholders(msgid)}
+    return text(lang, msgid, **fmt)
+
+
 def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
-    """The decision flow's steps, each question with its answer, in the page's language."""
+    """The decision flow's steps, each question (naming the reader's node and load) with its answer."""
     rows = []
+    inputs = result["inputs"]
     for step in result["values"].get("trace", []):
         answer = strings.UI["answer_yes" if step["answer"] else "answer_no"]
+        msgid = strings.QUESTIONS[step["question"]]
+        fmt = {}
+        for field in _placeholders(msgid):
+            if field == "node":
+                gpu = calculators.GPUS[inputs["gpu"]]
+                fmt[field] = text(lang, strings.UNITS["node"], gpus=numbers.decimal(inputs["gpus"], lang, 0),
+                                  gpu=gpu["name"], memory=numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"], lang))
+            else:
+                fmt[field] = numbers.decimal(inputs[field], lang, 0)
         rows.append({"step": numbers.decimal(step["step"], lang, 0),
-                     "question": text(lang, strings.QUESTIONS[step["question"]]),
+                     "question": text(lang, msgid, **fmt),
                      "answer": text(lang, answer)})
     return rows
 
@@ -204,7 +233,7 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
         "verdict": result["verdict"],
         "verdict_text": format_kind("key", None, result["verdict"], lang) if result["verdict"] else "",
         "explanation": explanation(name, result, lang),
-        "notes": [text(lang, strings.NOTES[n["code"]]) for n in result["notes"] if n["code"] in strings.NOTES],
+        "notes": [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES],
         "trace": trace(result, lang),
         "figure": svg.figure(name, result, lang),
         "errors": {},
