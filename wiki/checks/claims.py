@@ -24,6 +24,18 @@ calculator's unit; `equal` defaults to half a unit of the last digit written, so
 prose number: for yes/no outputs, verdicts, and claims written in words). `note:` explains anything
 unusual. The numbers of `text` must be the same in every language.
 
+A claim can also state the verdict of the widget its paragraph sits next to, so that the reader never
+sees a claim beside a widget that says otherwise:
+
+```yaml
+  widget: {name: vram_fit, verdict: does_not_fit}   # the calculator widget of the claim's section
+```
+
+The check runs that widget's presets (the ```` ```calculator ```` fence of the claim's section, in
+every language) and compares its verdict. `name` may be left out when the section has one widget.
+Once a page's ledger states one widget verdict, every calculator widget of that page must have a
+claim that states its verdict.
+
 `check()` reports, for an editor: an entry it cannot read; a text no longer in its section (the prose
 was corrected but not the ledger, or the other way round); and a calculator that disagrees with the
 prose, on the prose line, with the ledger line.
@@ -43,12 +55,14 @@ from wiki.checks import Finding
 from wiki.checks.parity import PENDING, language_name
 from wiki.checks.project import Project
 from wiki.checks.prose import Document, Number, Section, find_numbers, read, squeeze
+from wiki.embed import Embed
 
 NAME = "claims"
 COMPARES = ("equal", "between", "below", "at_most", "above", "at_least")
 RESULT_ROOTS = ("values", "inputs", "verdict", "notes", "ok")
 CALCULATOR_KEYS = {"name", "inputs", "value", "compare", "number", "scale", "offset", "tolerance", "expect"}
-CLAIM_KEYS = {"id", "page", "section", "text", "calculator", "unchecked", "note"}
+CLAIM_KEYS = {"id", "page", "section", "text", "calculator", "unchecked", "note", "widget"}
+WIDGET_KEYS = {"name", "verdict"}
 
 
 class ClaimError(ValueError):
@@ -168,6 +182,12 @@ def _validate(claim: Any, seen: set[str]) -> str:
             raise ClaimError(f"unknown calculator '{calc['name']}'; known: {', '.join(calculators.CALCULATORS)}")
         if calc.get("compare", "equal") not in COMPARES:
             raise ClaimError(f"compare: {calc['compare']!r} is not one of {', '.join(COMPARES)}")
+    widget = claim.get("widget")
+    if widget is not None:
+        if not isinstance(widget, dict) or not widget.get("verdict") or set(widget) - WIDGET_KEYS:
+            raise ClaimError("'widget' states the verdict of the section's widget: {name: vram_fit, verdict: fits}")
+        if "name" in widget and widget["name"] not in calculators.CALCULATORS:
+            raise ClaimError(f"unknown calculator '{widget['name']}'; known: {', '.join(calculators.CALCULATORS)}")
     return str(claim["id"])
 
 
@@ -176,14 +196,65 @@ def check(project: Project) -> list[Finding]:
     entries, findings = load(project)
     ledger, seen = project.rel(project.claims_file), set()
     documents: dict[tuple[str, str], Document] = {}
+    covered: dict[str, set[tuple[str, str]]] = {}  # page -> (section, calculator) whose verdict a claim states
     for line, claim in entries:
         here = f"{ledger}:{line}"
         try:
             seen.add(_validate(claim, seen))
             findings += check_claim(project, claim, here, documents)
+            if claim.get("widget"):
+                findings += check_widget(project, claim, here, documents, covered)
         except ClaimError as error:
             name = f"claim '{claim['id']}'" if isinstance(claim, dict) and claim.get("id") else "this claim"
             findings.append(Finding(NAME, ledger, line, f"{name}: {error}"))
+    return findings + uncovered_widgets(project, documents, covered)
+
+
+def _widgets(section: Section, name: str | None) -> list[Embed]:
+    return [e for e in section.embeds if e.kind == "calculator" and (name is None or e.name == name)]
+
+
+def check_widget(project: Project, claim: dict[str, Any], here: str, documents: dict[tuple[str, str], Document],
+                 covered: dict[str, set[tuple[str, str]]]) -> list[Finding]:
+    """The verdict the claim's widget shows, in every language, against the verdict the claim states."""
+    want, name = claim["widget"]["verdict"], claim["widget"].get("name")
+    findings = []
+    for (page, _lang), doc in sorted(documents.items()):
+        if page != claim["page"]:
+            continue
+        section = doc.section(str(claim["section"]))
+        found = _widgets(section, name) if section else []
+        if len(found) != 1:
+            what = f"no {name} widget" if name else "no calculator widget"
+            if found:
+                what = f"{len(found)} calculator widgets: name one with widget: {{name: ..., verdict: ...}}"
+            raise ClaimError(f"section #{claim['section']} of {project.rel(doc.path)} has {what}")
+        embed = found[0]
+        covered.setdefault(page, set()).add((str(claim["section"]), embed.name))
+        result = calculators.run(embed.name, embed.presets)
+        shown = result.get("verdict") if result.get("ok") else None
+        if shown != want:
+            findings.append(Finding(NAME, project.rel(doc.path), embed.line, (
+                f"claim '{claim['id']}': the {embed.name} widget next to “{claim['text'][doc.lang]}” shows the "
+                f"verdict {shown!r}, the ledger states {want!r} ({here}): make the widget's presets tell the "
+                "paragraph's story, or correct the prose and the ledger"), other=here))
+    return findings
+
+
+def uncovered_widgets(project: Project, documents: dict[tuple[str, str], Document],
+                      covered: dict[str, set[tuple[str, str]]]) -> list[Finding]:
+    """On a page whose ledger states widget verdicts, every calculator widget without such a claim."""
+    findings = []
+    for (page, _lang), doc in sorted(documents.items()):
+        if page not in covered:
+            continue
+        for section in doc.sections:
+            for embed in _widgets(section, None):
+                if (section.id, embed.name) not in covered[page]:
+                    findings.append(Finding(NAME, project.rel(doc.path), embed.line, (
+                        f"the {embed.name} widget of section #{section.id} has no claim that states its verdict: "
+                        f"add widget: {{name: {embed.name}, verdict: ...}} to the claim of the paragraph it "
+                        f"illustrates ({project.rel(project.claims_file)})")))
     return findings
 
 
