@@ -4,8 +4,16 @@ Bytes per parameter (assumptions.py; ZeRO paper arXiv:1910.02054, QLoRA paper
 arXiv:2305.14314):
 - full:  2 (BF16 weights) + 2 (BF16 grads) + 12 (FP32 master + Adam m, v) = 16
 - lora:  2 per frozen base weight; 16 per adapter parameter
-- qlora: 4.127 bits (NF4 + double quantization) per base weight; 16 per adapter
+- qlora, as published (QLoRA, arXiv:2305.14314): the transformer blocks'
+  linear weights in NF4 with double-quantized constants, 4 + 0.127 bits; the
+  embeddings and output head stay BF16 (2); adapters in BF16 (2), their
+  gradients BF16 (2) and a paged 32-bit AdamW (m and v in FP32, 8): 12 per
+  adapter parameter. "Paged" means the optimizer states move to CPU RAM
+  under memory pressure instead of failing; they are counted on the GPU here,
+  as in the paper's Figure 6 (optimizer bar = 4 x the BF16 adapter bar).
 Adapter parameters: rank x 20 x hidden per layer (all linear layers).
+ZeRO (``zero_model_states_gb``): model states per GPU for ZeRO stages 0-3, in
+the paper's accounting and in DeepSpeed's estimator's (see the function).
 Activations (Korthikanti et al. 2022, arXiv:2205.05198), one micro-batch:
 - recompute "none": 34 x s x b x h bytes per layer (FlashAttention: no s x s scores)
 - recompute "full": 2 x s x b x h per layer (checkpoints) + 34 x s x b x h (one layer)
@@ -18,12 +26,22 @@ from typing import Any
 
 from . import assumptions as A
 from .catalog.gpus import GPU_BY_ID
-from .catalog.models import CUSTOM, Model, resolve_model
+from .catalog.models import CUSTOM, Model, block_params_b, embedding_params_b, resolve_model
 from .common import GPU, GPUS, MODEL_INPUTS_DENSE, ceil_div, r, sig
 from .spec import CalculatorSpec, Input, Output, note
 from .vram_fit import model_notes
 
 METHODS = ("full", "lora", "qlora")
+
+# QLoRA (Dettmers et al. 2023, arXiv:2305.14314, sec. 3 and Figure 6):
+# BF16 adapters and gradients; paged 32-bit AdamW keeps m and v in FP32
+# (bitsandbytes ``paged_adamw_32bit``), no FP32 master copy of the adapters.
+QLORA_ADAPTER_BYTES = 2.0
+QLORA_ADAPTER_GRAD_BYTES = 2.0
+QLORA_OPTIMIZER_BYTES = 8.0
+# The embeddings and the output head are not quantized (only the linear layers
+# of the transformer blocks become NF4 ``Linear4bit``): 2 bytes in BF16.
+QLORA_EMBEDDING_BYTES = 2.0
 RECOMPUTE = ("none", "full")
 VERDICTS = ("fits", "does_not_fit")
 NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "hidden_size_estimated")
@@ -72,9 +90,52 @@ def state_gb(model: Model, method: str, rank: int) -> tuple[float, float, float,
     if method == "full":
         return p * A.TRAIN_WEIGHT_BYTES, p * A.TRAIN_GRAD_BYTES, p * A.TRAIN_OPTIMIZER_BYTES, p
     adapters = adapter_params_b(model, rank)
-    base = A.TRAIN_WEIGHT_BYTES if method == "lora" else A.QLORA_BASE_BYTES
-    return (p * base + adapters * A.TRAIN_WEIGHT_BYTES, adapters * A.TRAIN_GRAD_BYTES,
-            adapters * A.TRAIN_OPTIMIZER_BYTES, adapters)
+    if method == "lora":
+        return (p * A.TRAIN_WEIGHT_BYTES + adapters * A.TRAIN_WEIGHT_BYTES, adapters * A.TRAIN_GRAD_BYTES,
+                adapters * A.TRAIN_OPTIMIZER_BYTES, adapters)
+    base = block_params_b(model) * A.QLORA_BASE_BYTES + embedding_params_b(model) * QLORA_EMBEDDING_BYTES
+    return (base + adapters * QLORA_ADAPTER_BYTES, adapters * QLORA_ADAPTER_GRAD_BYTES,
+            adapters * QLORA_OPTIMIZER_BYTES, adapters)
+
+
+# ZeRO (Rajbhandari et al. 2020, arXiv:1910.02054, sec. 3.1 and Figure 1):
+# mixed-precision Adam holds 2 (FP16 weights) + 2 (FP16 gradients) + K = 12
+# (FP32 weights, momentum, variance) bytes per parameter. Bytes per parameter
+# (replicated on every GPU, sharded over the N GPUs) per stage:
+# 0 = plain data parallel, 1 = P_os, 2 = P_os+g, 3 = P_os+g+p.
+ZERO_PAPER_BYTES: dict[int, tuple[float, float]] = {0: (16.0, 0.0), 1: (4.0, 12.0), 2: (2.0, 14.0), 3: (0.0, 16.0)}
+# DeepSpeed's estimators (microsoft/DeepSpeed docs/code-docs/source/memory.rst,
+# commit 077e6740178eba4ccff1b3ea9a7981578d3d42e4, "API To Estimate Memory
+# Usage"): ZeRO-2 "4 params + 16 params / (total number of gpus)" ("16b for
+# fp32: 4b params, 4b grads, 4b momentum and 4b variance"), with the optimizer
+# offloaded "2 * params"; ZeRO-3 "largest_layer_memory + 18 * params / total
+# number of gpus", largest_layer_memory = 4 x largest layer's params, with the
+# optimizer offloaded 2 * params / gpus + largest layer. They print "GB" but
+# divide by 2^30 (GiB).
+ZERO_STAGES = (0, 1, 2, 3)
+ZERO_ACCOUNTINGS = ("paper", "deepspeed")
+
+
+def zero_model_states_gb(params_b: float, stage: int, gpus: int, accounting: str = "paper",
+                         largest_layer_params_b: float = 0.0, offload_optimizer: bool = False) -> float:
+    """Model states per GPU (GB, 1e9 bytes) under ZeRO ``stage`` over ``gpus`` data-parallel GPUs.
+
+    ``paper``: the ZeRO paper's 16 B/param split (stages 0-3, no offload).
+    ``deepspeed``: DeepSpeed's estimator for stages 2 and 3 (optionally with
+    the optimizer offloaded to CPU).
+    """
+    p = params_b * 1e9
+    if accounting == "paper":
+        if offload_optimizer or stage not in ZERO_PAPER_BYTES:
+            raise ValueError("the paper's accounting has stages 0-3 and no offload")
+        replicated, sharded = ZERO_PAPER_BYTES[stage]
+        return (replicated * p + sharded * p / gpus) / 1e9
+    if accounting != "deepspeed" or stage not in (2, 3):
+        raise ValueError("DeepSpeed's estimator covers stages 2 and 3")
+    if stage == 2:
+        return (2 * p if offload_optimizer else 4 * p + 16 * p / gpus) / 1e9
+    largest = 4 * largest_layer_params_b * 1e9
+    return (largest + (2 if offload_optimizer else 18) * p / gpus) / 1e9
 
 
 def activations_gb(model: Model, seq_len: int, micro_batch: int, recompute: str) -> float:

@@ -13,6 +13,11 @@ Conventions
   Only the product ``mfu x bf16_tflops`` enters the scaling model, and the
   default ``mfu`` is calibrated on the RTX Pro 6000 figure (see scaling.py).
 - ``link`` is the fabric id (see fabrics.py) GPUs inside one box talk over.
+- ``smi_mib`` is what ``nvidia-smi`` reports as ``memory.total`` (MiB = 2^20
+  bytes) for the card, from public nvidia-smi output. It is the card's real,
+  binary capacity; CUDA sees ~0.42 GiB less (serving_memory.exposed_gib).
+  "96 GB" is 97887 MiB = 95.6 GiB = 102.6e9 bytes: more than the nominal
+  96e9, while an L4's "24 GB" is 23034 MiB = 24.15e9 bytes.
 """
 
 from collections.abc import Mapping
@@ -30,6 +35,7 @@ class Gpu:
     link_name: str
     bf16_tflops: float
     source: str
+    smi_mib: int = 0  # nvidia-smi memory.total (MiB); 0 = unknown
 
 
 GPU_LIST: tuple[Gpu, ...] = (
@@ -37,34 +43,52 @@ GPU_LIST: tuple[Gpu, ...] = (
     # 96 GB GDDR7 ECC, 1792 GB/s, PCIe 5.0 x16, no NVLink, 4000 AI TOPS (FP4 sparse)
     # -> 500 TFLOP/s dense BF16 (the facts file's "~500, third-party figure").
     Gpu("rtx-pro-6000", "RTX Pro 6000 Blackwell", 96.0, 1792.0, "pcie5", "PCIe 5.0 x16",
-        500.0, "https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/"),
+        500.0, "https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/",
+        # nvidia-smi "97887MiB" on the Workstation, Max-Q and Server editions alike
+        # (public nvidia-smi logs; e.g. antirez/ds4 PR #256 "97 GB VRAM" on the Server Edition).
+        smi_mib=97887),
     # https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/
     # 32 GB GDDR7, 1792 GB/s, PCIe 5.0 x16, 3352 AI TOPS -> 419 dense BF16
     # (209.5 with FP32 accumulate: RTX Blackwell architecture whitepaper, appendix).
     Gpu("rtx-5090", "GeForce RTX 5090", 32.0, 1792.0, "pcie5", "PCIe 5.0 x16",
-        419.0, "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/"),
+        419.0, "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
+        # nvidia-smi "32607MiB": https://github.com/noonghunna/club-3090/issues/1322
+        smi_mib=32607),
     # https://www.nvidia.com/en-us/data-center/l40s/
     # 48 GB GDDR6, 864 GB/s, PCIe 4.0 x16, BF16 733 sparse / 362.05 dense.
     Gpu("l40s", "L40S", 48.0, 864.0, "pcie4", "PCIe 4.0 x16",
-        362.05, "https://www.nvidia.com/en-us/data-center/l40s/"),
+        362.05, "https://www.nvidia.com/en-us/data-center/l40s/",
+        # nvidia-smi "NVIDIA L40S, 595.71.05, 46068 MiB":
+        # https://github.com/akash-network/provider-configs/pull/99
+        smi_mib=46068),
     # https://www.nvidia.com/en-us/data-center/l4/
     # 24 GB GDDR6, 300 GB/s, PCIe 4.0 x16, BF16 242 sparse -> 121 dense.
     Gpu("l4", "L4", 24.0, 300.0, "pcie4", "PCIe 4.0 x16",
-        121.0, "https://www.nvidia.com/en-us/data-center/l4/"),
+        121.0, "https://www.nvidia.com/en-us/data-center/l4/",
+        # nvidia-smi "NVIDIA L4 ... 23034MiB": https://github.com/vllm-project/vllm/issues/10156
+        smi_mib=23034),
     # https://www.nvidia.com/en-us/data-center/h100/
     # H100 SXM: 80 GB HBM3, 3.35 TB/s, NVLink 900 GB/s (both directions), BF16 1979 sparse.
     Gpu("h100-sxm", "H100 SXM", 80.0, 3350.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
-        989.5, "https://www.nvidia.com/en-us/data-center/h100/"),
+        989.5, "https://www.nvidia.com/en-us/data-center/h100/",
+        # nvidia-smi "NVIDIA H100 80GB HBM3 ... 81559MiB":
+        # https://github.com/vllm-project/vllm/issues/55169
+        smi_mib=81559),
     # https://www.nvidia.com/en-us/data-center/h200/
     # H200 SXM: 141 GB HBM3e, 4.8 TB/s, NVLink 900 GB/s, BF16 1979 sparse.
     Gpu("h200", "H200 SXM", 141.0, 4800.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
-        989.5, "https://www.nvidia.com/en-us/data-center/h200/"),
+        989.5, "https://www.nvidia.com/en-us/data-center/h200/",
+        # nvidia-smi "NVIDIA H200 ... 143771MiB" (public nvidia-smi logs of 8 x H200
+        # servers; 143771 MiB = 140.4 GiB, the "141 GB").
+        smi_mib=143771),
     # https://www.nvidia.com/en-us/data-center/dgx-b200/ : 1,440 GB total GPU memory
     # and 64 TB/s HBM3e bandwidth for 8 GPUs -> 180 GB and 8 TB/s per GPU (the
     # 192 GB often quoted is the raw HBM, not what the HGX/DGX part exposes).
     # HGX B200 BF16: 4.5 PFLOP/s sparse -> 2.25 dense per GPU. NVLink 5: 1.8 TB/s.
     Gpu("b200", "B200", 180.0, 8000.0, "nvlink5", "NVLink 5 (1.8 TB/s bidirectional)",
-        2250.0, "https://www.nvidia.com/en-us/data-center/dgx-b200/"),
+        2250.0, "https://www.nvidia.com/en-us/data-center/dgx-b200/",
+        # nvidia-smi "NVIDIA B200 ... 183359MiB": https://github.com/NVIDIA/TensorRT-LLM/issues/10278
+        smi_mib=183359),
 )
 
 GPU_BY_ID: Mapping[str, Gpu] = MappingProxyType({g.id: g for g in GPU_LIST})

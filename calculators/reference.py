@@ -1,0 +1,300 @@
+"""The reference suite: figures others published, and the calls that reproduce them.
+
+Each ``Reference`` holds one published figure, its source, the calculators
+call that reproduces it and a tolerance. ``evaluate`` runs the call;
+``markdown_table`` renders the table in calculators/README.md (a test checks
+the README holds exactly that table). Run ``python -m calculators.reference``
+to print it.
+
+Kinds of check:
+- ``ratio``: |ours / figure / expect - 1| <= tolerance (``expect`` is 1 except
+  for a figure known to be wrong by a known factor);
+- ``at_most`` / ``at_least``: ours <= figure / ours >= figure (published
+  bounds, e.g. "< 48 GB");
+- ``within``: the figure lies inside the (low, high) range the model allows.
+``scale`` converts ours into the figure's unit (GB -> GiB is 1e9 / 2^30).
+``calibration`` marks a figure a constant was fitted on: its ratio shows the
+fit, not a prediction.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from . import serving_memory as S
+from .catalog import fabrics as F
+from .catalog.models import MODEL_BY_ID, fp8_weights_gb
+from .registry import run
+from .training_memory import zero_model_states_gb
+
+GIB_PER_GB = 1e9 / S.GIB
+KINDS = ("ratio", "at_most", "at_least", "within")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One published figure and the call that reproduces it."""
+
+    id: str
+    what: str
+    figure: float
+    unit: str
+    source: str
+    url: str
+    call: Mapping[str, Any]
+    tolerance: float = 0.0
+    kind: str = "ratio"
+    scale: float = 1.0
+    expect: float = 1.0
+    calibration: bool = False
+    note: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+# --- Functions a reference may call (JSON-able arguments) ---------------------
+
+def _weights_gib(model: str, tp: int) -> float:
+    return MODEL_BY_ID[model].params_b * 2e9 / S.GIB / tp  # BF16 weights per GPU
+
+
+def _kv_budget(smi_mib: int, nvlink: bool, model: str, tp: int = 1, engine: str = "vllm-v0",
+               batched_tokens: int | None = None) -> float:
+    m = MODEL_BY_ID[model]
+    return S.kv_budget_gib(S.exposed_gib(smi_mib), nvlink, m.hidden, _weights_gib(model, tp), tp,
+                           engine, batched_tokens)
+
+
+def _mla_dp_over_tp(model: str, gpus: int, budget_gib: float) -> float:
+    m = MODEL_BY_ID[model]
+    dp = S.kv_token_capacity(m, 2.0, gpus, budget_gib, "dp")
+    tp = S.kv_token_capacity(m, 2.0, gpus, budget_gib, "tp")
+    return dp / tp
+
+
+FUNCTIONS: Mapping[str, Callable[..., Any]] = MappingProxyType({
+    "exposed_gib": S.exposed_gib,
+    "kv_budget_gib": _kv_budget,
+    "mla_dp_over_tp": _mla_dp_over_tp,
+    "zero_model_states_gb": zero_model_states_gb,
+    "fp8_weights_gb": lambda model, layout: fp8_weights_gb(MODEL_BY_ID[model], layout),
+    "pcie_allreduce_gbs": F.pcie_allreduce_gbs,
+    "pcie_allreduce_range_gbs": F.pcie_allreduce_range_gbs,
+    "nvlink_allreduce_range_gbs": F.nvlink_allreduce_range_gbs,
+    "fabric_bandwidth_gbs": lambda fabric: F.FABRIC_BY_ID[fabric].bandwidth_gbs,
+})
+
+_8B_H100 = {"model": "llama-3.1-8b", "kv_precision": "bf16", "gpu": "h100-sxm", "gpus": 1, "concurrency": 1}
+_VLLM_10511 = "https://github.com/vllm-project/vllm/pull/10511"
+_VLLM_10517 = "https://github.com/vllm-project/vllm/issues/10517"
+_SKU_LIST = "https://github.com/meta-llama/llama-models/blob/main/models/llama3_1/api/sku_list.py"
+_HF_BLOG = "https://github.com/huggingface/blog/issues/2345"
+_DS_MEMORY = "https://github.com/microsoft/DeepSpeed/blob/master/docs/code-docs/source/memory.rst"
+_ZERO = "https://arxiv.org/abs/1910.02054"
+
+REFERENCES: tuple[Reference, ...] = (
+    # --- KV cache per token, from the models' own definitions ------------------
+    Reference("kv-llama31-8b", "Llama 3.1 8B KV cache per token, BF16 (2 x 32 x 8 x 128 x 2)", 131072, "B",
+              "meta-llama/llama-models models/llama3_1/api/sku_list.py", _SKU_LIST,
+              {"run": "vram_fit", "inputs": {**_8B_H100, "context": 8192}, "value": "kv_bytes_per_token"}),
+    Reference("kv-llama31-70b", "Llama 3.1 70B KV cache per token, BF16 (2 x 80 x 8 x 128 x 2)", 327680, "B",
+              "meta-llama/llama-models models/llama3_1/api/sku_list.py", _SKU_LIST,
+              {"run": "vram_fit", "inputs": {**_8B_H100, "model": "llama-3.1-70b", "context": 8192},
+               "value": "kv_bytes_per_token"}),
+    Reference("kv-llama31-405b-fp8", "Llama 3.1 405B KV cache per token, FP8 (2 x 126 x 8 x 128 x 1)", 258048, "B",
+              "meta-llama/llama-models models/llama3_1/api/sku_list.py", _SKU_LIST,
+              {"run": "vram_fit", "inputs": {**_8B_H100, "model": "llama-3.1-405b", "kv_precision": "fp8",
+                                             "context": 8192}, "value": "kv_bytes_per_token"}),
+    Reference("kv-deepseek-v3-mla", "DeepSeek-V3 MLA cache per token, BF16 (61 x (512 + 64) x 2)", 70272, "B",
+              "deepseek-ai/DeepSeek-V3 inference/configs/config_671B.json",
+              "https://github.com/deepseek-ai/DeepSeek-V3/blob/main/inference/configs/config_671B.json",
+              {"run": "vram_fit", "inputs": {**_8B_H100, "model": "deepseek-v3", "context": 8192},
+               "value": "kv_bytes_per_token"}),
+    Reference("hf-blog-8b-16k", "Hugging Face blog: Llama 3.1 8B, 16k tokens of KV", 1.95, "GiB",
+              "huggingface/blog issue #2345 (table of huggingface.co/blog/llama31)", _HF_BLOG,
+              {"run": "vram_fit", "inputs": {**_8B_H100, "context": 16000}, "value": "kv_gb_per_sequence"},
+              tolerance=0.005, scale=GIB_PER_GB),
+    Reference("hf-blog-70b-128k", "Hugging Face blog: Llama 3.1 70B, 128k tokens of KV", 39.06, "GiB",
+              "huggingface/blog issue #2345 (table of huggingface.co/blog/llama31)", _HF_BLOG,
+              {"run": "vram_fit", "inputs": {**_8B_H100, "model": "llama-3.1-70b", "context": 128000},
+               "value": "kv_gb_per_sequence"}, tolerance=0.005, scale=GIB_PER_GB),
+    Reference("hf-blog-405b-16k", "Hugging Face blog: Llama 3.1 405B, 16k tokens (counted 16 KV heads; 8 is right)",
+              15.38, "GiB", "huggingface/blog issue #2345: \"the calculated values seem to be half\"", _HF_BLOG,
+              {"run": "vram_fit", "inputs": {**_8B_H100, "model": "llama-3.1-405b", "context": 16000},
+               "value": "kv_gb_per_sequence"}, tolerance=0.005, scale=GIB_PER_GB, expect=0.5,
+              note="expected ratio 0.5"),
+    # --- What a card exposes --------------------------------------------------
+    Reference("exposed-h100", "H100 80GB: total_gpu_memory in vLLM's log", 79.22, "GiB",
+              "vllm-project/vllm PR #10511 (startup log)", _VLLM_10511,
+              {"fn": "exposed_gib", "args": {"smi_mib": 81559}}, tolerance=0.01, calibration=True),
+    Reference("exposed-rtx5090", "RTX 5090: total_gpu_memory in vLLM's log", 31.37, "GiB",
+              "vllm-project/vllm issue #14452 (startup log)", "https://github.com/vllm-project/vllm/issues/14452",
+              {"fn": "exposed_gib", "args": {"smi_mib": 32607}}, tolerance=0.01),
+    Reference("exposed-24gb-l4", "24 GB L4/A10-class card: total_gpu_memory in vLLM's log", 22.07, "GiB",
+              "oracle-samples/oci-data-science-ai-samples ai-quick-actions/troubleshooting-tips.md",
+              "https://github.com/oracle-samples/oci-data-science-ai-samples/blob/main/ai-quick-actions/"
+              "troubleshooting-tips.md", {"fn": "exposed_gib", "args": {"smi_mib": 23034}}, tolerance=0.01,
+              note="L4 and A10 both report 23034 MiB"),
+    Reference("exposed-b200", "B200: CUDA total global memory", 178.35, "GiB",
+              "pytorch/ao PR #4002 (device query)", "https://github.com/pytorch/ao/pull/4002",
+              {"fn": "exposed_gib", "args": {"smi_mib": 183359}}, tolerance=0.01),
+    # --- KV cache a serving engine leaves (vLLM startup logs) ------------------
+    Reference("vllm-h100-8b-kv", "vLLM, Llama 3 8B BF16 on 1 x H100: available KV cache", 53.29, "GiB",
+              "vllm-project/vllm PR #10511 (startup log, utilization 0.90)", _VLLM_10511,
+              {"fn": "kv_budget_gib", "args": {"smi_mib": 81559, "nvlink": True, "model": "llama-3.1-8b",
+                                               "batched_tokens": 8192}}, tolerance=0.05),
+    Reference("vllm-3090-8b-20k", "vLLM, Llama 3.1 8B BF16 on 1 x RTX 3090, 20k batched tokens: KV cache", 3.81,
+              "GiB", "vllm-project/vllm issue #10517 (startup log)", _VLLM_10517,
+              {"fn": "kv_budget_gib", "args": {"smi_mib": 24576, "nvlink": False, "model": "llama-3.1-8b",
+                                               "batched_tokens": 20000}}, tolerance=0.10),
+    Reference("vllm-3090-8b-29k", "vLLM, same card at 29k batched tokens: KV cache (0.82 x 29k: fails)", 2.89,
+              "GiB", "vllm-project/vllm issue #10517 (startup log)", _VLLM_10517,
+              {"fn": "kv_budget_gib", "args": {"smi_mib": 24576, "nvlink": False, "model": "llama-3.1-8b",
+                                               "batched_tokens": 29000}}, tolerance=0.10),
+    Reference("vllm-24gb-8b-128k", "vLLM, Llama 3.1 8B BF16 on one 24 GB card, chunked prefill: KV cache", 4.60,
+              "GiB", "oracle-samples/oci-data-science-ai-samples ai-quick-actions/troubleshooting-tips.md",
+              "https://github.com/oracle-samples/oci-data-science-ai-samples/blob/main/ai-quick-actions/"
+              "troubleshooting-tips.md",
+              {"fn": "kv_budget_gib", "args": {"smi_mib": 23034, "nvlink": False, "model": "llama-3.1-8b",
+                                               "batched_tokens": 2048}}, tolerance=0.10,
+              note="its non-torch memory was 0.05 GiB, ours 0.35"),
+    Reference("sglang-mla-dp-attention", "DeepSeek-V3 on 8 GPUs: tokens held with DP attention / with TP", 8, "×",
+              "LMSYS, SGLang v0.4 blog: TP \"will lead to duplicated KV cache\"",
+              "https://lmsys.org/blog/2024-12-04-sglang-v0-4/#data-parallelism-attention-for-deepseek-models",
+              {"fn": "mla_dp_over_tp", "args": {"model": "deepseek-v3", "gpus": 8, "budget_gib": 40.0}}),
+    # --- Training state -------------------------------------------------------
+    Reference("zero-baseline", "ZeRO Fig. 1: 7.5B, data parallel, per GPU", 120.0, "GB",
+              "Rajbhandari et al., ZeRO, arXiv:1910.02054, Figure 1", _ZERO,
+              {"fn": "zero_model_states_gb", "args": {"params_b": 7.5, "stage": 0, "gpus": 64}}, tolerance=0.01),
+    Reference("zero-os", "ZeRO Fig. 1: 7.5B, P_os over 64 GPUs", 31.4, "GB",
+              "Rajbhandari et al., ZeRO, arXiv:1910.02054, Figure 1", _ZERO,
+              {"fn": "zero_model_states_gb", "args": {"params_b": 7.5, "stage": 1, "gpus": 64}}, tolerance=0.01),
+    Reference("zero-os-g", "ZeRO Fig. 1: 7.5B, P_os+g over 64 GPUs", 16.6, "GB",
+              "Rajbhandari et al., ZeRO, arXiv:1910.02054, Figure 1", _ZERO,
+              {"fn": "zero_model_states_gb", "args": {"params_b": 7.5, "stage": 2, "gpus": 64}}, tolerance=0.01),
+    Reference("zero-os-g-p", "ZeRO Fig. 1: 7.5B, P_os+g+p over 64 GPUs", 1.9, "GB",
+              "Rajbhandari et al., ZeRO, arXiv:1910.02054, Figure 1", _ZERO,
+              {"fn": "zero_model_states_gb", "args": {"params_b": 7.5, "stage": 3, "gpus": 64}}, tolerance=0.02,
+              note="the figure rounds 1.875"),
+    Reference("deepspeed-zero2", "DeepSpeed estimator: t5-3b (2,851M), ZeRO-2, 8 GPUs, per GPU", 15.93, "GiB",
+              "microsoft/DeepSpeed docs/code-docs/source/memory.rst", _DS_MEMORY,
+              {"fn": "zero_model_states_gb", "args": {"params_b": 2.851, "stage": 2, "gpus": 8,
+                                                      "accounting": "deepspeed"}},
+              tolerance=0.01, scale=GIB_PER_GB),
+    Reference("deepspeed-zero2-offload", "DeepSpeed estimator: same, optimizer offloaded", 5.31, "GiB",
+              "microsoft/DeepSpeed docs/code-docs/source/memory.rst", _DS_MEMORY,
+              {"fn": "zero_model_states_gb", "args": {"params_b": 2.851, "stage": 2, "gpus": 8,
+                                                      "accounting": "deepspeed", "offload_optimizer": True}},
+              tolerance=0.01, scale=GIB_PER_GB),
+    Reference("deepspeed-zero3", "DeepSpeed estimator: t5-3b, ZeRO-3, 8 GPUs (32M largest layer)", 6.10, "GiB",
+              "microsoft/DeepSpeed docs/code-docs/source/memory.rst", _DS_MEMORY,
+              {"fn": "zero_model_states_gb", "args": {"params_b": 2.851, "stage": 3, "gpus": 8,
+                                                      "accounting": "deepspeed", "largest_layer_params_b": 0.032}},
+              tolerance=0.01, scale=GIB_PER_GB),
+    Reference("qlora-65b-48gb", "QLoRA: 65B fine-tune (r 64, 512 tokens, checkpointing) in < 48 GB", 48.0, "GB",
+              "Dettmers et al., QLoRA, arXiv:2305.14314, abstract and sec. 1", "https://arxiv.org/abs/2305.14314",
+              {"run": "training_memory", "inputs": {"model": "custom", "params_b": 65.3, "layers": 80,
+                                                    "method": "qlora", "lora_rank": 64, "seq_len": 512,
+                                                    "micro_batch": 1, "recompute": "full", "gpu": "l40s",
+                                                    "gpus": 1}, "value": "total_gb"}, kind="at_most"),
+    Reference("meta-405b-fp8-mixed", "Meta: Llama 3.1 405B FP8 (fp8_mixed) needs 8 GPUs x 70 GB", 560.0, "GB",
+              "meta-llama/llama-models models/llama3_1/api/sku_list.py (llama3_1_405b_fp8_mp8)", _SKU_LIST,
+              {"fn": "fp8_weights_gb", "args": {"model": "llama-3.1-405b", "layout": "official"}}, kind="at_most",
+              note="weights only; uniform FP8 would be 405.9"),
+    # --- Collective bandwidth (nccl-tests all_reduce_perf, bus bandwidth) --------
+    Reference("nccl-4x4090-switch", "4 x RTX 4090, PCIe 4, one root complex: all-reduce busbw", 25.95, "GB/s",
+              "tinygrad/open-gpu-kernel-modules issue #36", "https://github.com/tinygrad/open-gpu-kernel-modules/issues/36",
+              {"fn": "pcie_allreduce_gbs", "args": {"gen": 4, "placement": "switch"}}, tolerance=0.10),
+    Reference("nccl-8x5090-two-sockets", "8 x RTX 5090, PCIe 5, two Xeon 8480+: all-reduce busbw", 28.0, "GB/s",
+              "NVIDIA/nccl issue #1639", "https://github.com/NVIDIA/nccl/issues/1639",
+              {"fn": "pcie_allreduce_range_gbs", "args": {"gen": 5, "placement": "cross_socket", "cpu": "intel-spr"}},
+              kind="within",
+              note="the article's ~50 GB/s is the same-switch case"),
+    Reference("nccl-h100-nvlink-ring", "8 x H100 SXM, NVLink 4: ring all-reduce busbw", 370.0, "GB/s",
+              "NVIDIA/nccl-tests issue #212 (maintainer)", "https://github.com/NVIDIA/nccl-tests/issues/212",
+              {"fn": "fabric_bandwidth_gbs", "args": {"fabric": "nvlink"}}, tolerance=0.05),
+    Reference("nccl-h200-nvls", "8 x H200, NVLink 4: all-reduce busbw (NVLink SHARP)", 475.0, "GB/s",
+              "NVIDIA/nccl-tests issue #272", "https://github.com/NVIDIA/nccl-tests/issues/272",
+              {"fn": "nvlink_allreduce_range_gbs", "args": {"link": "nvlink"}}, kind="within"),
+    Reference("nccl-100g-nic", "100 Gb/s NIC: all-reduce busbw", 12.2, "GB/s",
+              "NVIDIA/nccl-tests issue #29 (maintainer)", "https://github.com/NVIDIA/nccl-tests/issues/29",
+              {"fn": "fabric_bandwidth_gbs", "args": {"fabric": "eth-100"}}, tolerance=0.05),
+    Reference("nccl-hdr-dgx-a100", "DGX A100, 8 x 200 Gb/s IB: 192 GB/s busbw, per NIC", 24.0, "GB/s",
+              "NVIDIA/nccl issue #1576 (maintainer, quoting #812)", "https://github.com/NVIDIA/nccl/issues/1576",
+              {"fn": "fabric_bandwidth_gbs", "args": {"fabric": "ib-200"}}, tolerance=0.05),
+    Reference("nccl-ndr-nic", "400 Gb/s NDR NIC (ConnectX-7): all-reduce busbw", 48.5, "GB/s",
+              "NVIDIA/nccl-tests issue #267 (maintainer: 48-49 GB/s)", "https://github.com/NVIDIA/nccl-tests/issues/267",
+              {"fn": "fabric_bandwidth_gbs", "args": {"fabric": "ib-400"}}, tolerance=0.05),
+)
+
+
+def _call(ref: Reference) -> Any:
+    call = ref.call
+    if "run" in call:
+        result = run(call["run"], dict(call["inputs"]))
+        if not result["ok"]:
+            raise ValueError(f"{ref.id}: {result['errors']}")
+        return result["values"][call["value"]]
+    return FUNCTIONS[call["fn"]](**call["args"])
+
+
+def evaluate(ref: Reference) -> dict[str, Any]:
+    """Run a reference's call: ``{"ours", "ratio", "ok"}`` (ours in the figure's unit)."""
+    raw = _call(ref)
+    if ref.kind == "within":
+        low, high = raw[0] * ref.scale, raw[1] * ref.scale
+        return {"ours": (low, high), "ratio": None, "ok": low <= ref.figure <= high}
+    ours = raw * ref.scale
+    ratio = ours / ref.figure
+    if ref.kind == "at_most":
+        ok = ours <= ref.figure
+    elif ref.kind == "at_least":
+        ok = ours >= ref.figure
+    else:
+        ok = abs(ratio / ref.expect - 1.0) <= ref.tolerance + 1e-12
+    return {"ours": ours, "ratio": ratio, "ok": ok}
+
+
+def failures() -> list[str]:
+    """Ids of the references whose figure the calculators do not reproduce."""
+    return [ref.id for ref in REFERENCES if not evaluate(ref)["ok"]]
+
+
+def _num(x: float) -> str:
+    if x == int(x) and abs(x) >= 100:
+        return f"{int(x):,}"
+    if abs(x) >= 100:
+        return f"{x:,.2f}"
+    return f"{x:.4g}"
+
+
+def _tolerance(ref: Reference) -> str:
+    if ref.kind == "at_most":
+        return "ours ≤ figure"
+    if ref.kind == "at_least":
+        return "ours ≥ figure"
+    if ref.kind == "within":
+        return "figure in range"
+    text = "exact" if ref.tolerance == 0 else f"±{ref.tolerance * 100:g} %"
+    return text if ref.expect == 1.0 else f"{text} of {ref.expect:g}"
+
+
+def markdown_table() -> str:
+    """The README's reference table, generated from REFERENCES."""
+    lines = ["| id | figure | source | ours | ratio | tolerance |", "| --- | --- | --- | --- | --- | --- |"]
+    for ref in REFERENCES:
+        e = evaluate(ref)
+        if ref.kind == "within":
+            ours = f"{_num(e['ours'][0])}–{_num(e['ours'][1])} {ref.unit}"
+            ratio = "—"
+        else:
+            ours = f"{_num(e['ours'])} {ref.unit}"
+            ratio = f"{e['ratio']:.3f}"
+        what = ref.what + (" (calibration)" if ref.calibration else "") + (f"; {ref.note}" if ref.note else "")
+        figure = f"{what}: **{_num(ref.figure)} {ref.unit}**"
+        lines.append(f"| `{ref.id}` | {figure} | [{ref.source}]({ref.url}) | {ours} | {ratio} | {_tolerance(ref)} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown_table(), end="")
