@@ -32,7 +32,6 @@ is data-parallel attention (SGLang ``--enable-dp-attention``): each rank keeps
 the latents of its own requests only, so the node holds tp times more tokens.
 """
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -214,8 +213,8 @@ def kv_bytes_per_token_per_gpu(model: Model, kv_bytes: float, tp: int, attention
         raise ValueError(attention)
     if model.mla_kv_dim or attention == "dp":
         elems = model.kv_elems_per_token_layer
-    else:
-        elems = 2 * max(1, math.ceil(model.kv_heads / tp)) * model.head_dim
+    else:  # kv_heads / tp heads per rank (vLLM wants tp to divide kv_heads or be a multiple of it)
+        elems = 2 * max(1.0, model.kv_heads / tp) * model.head_dim
     return model.layers * elems * kv_bytes
 
 
