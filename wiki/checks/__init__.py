@@ -6,7 +6,12 @@ Each checker is a small module with a `check(...) -> list[Finding]` function:
 - `parity`: every page in both languages; the same headings and anchor ids; per section, the same
   calculators with the same presets and the same numbers once read in each locale;
 - `numbers_lint`: numbers in Danish and French prose written as those readers read them (`2.000`, `1,5`);
+- `glossary`: one term per concept and language (`i18n/glossary.yml`), in the prose and the catalogs;
+- `typography`: units and typography per language (`Go`, `60 %`, en dash in ranges, spaces before `: ; ? !`),
+  in the prose and the catalogs;
+- `references`: articles the wiki does not have yet are cited the same way (`K03 (kommende artikel om …)`);
 - `claims`: `claims.yml`, each numeric claim still in the prose and reproduced by its calculator;
+- `corrections`: each new text recorded in `CORRECTIONS.md` is what its page says now;
 - `strict_build`: `mkdocs build --strict` of both languages, into a temporary folder;
 - `links`: every internal link and `#anchor` of the built site resolves, no third-party resource;
 - `untranslated`: a page not translated yet shows the localized notice, its edit button a file that exists.
@@ -45,10 +50,11 @@ class Finding:
 
 def source_checkers() -> dict[str, Callable[[Project], list[Finding]]]:
     """The checkers that read the sources only, by name, in the order they run."""
-    from wiki.checks import catalogs, claims, numbers_lint, parity
+    from wiki.checks import catalogs, claims, corrections, glossary, numbers_lint, parity, references, typography
 
     return {"catalogs": catalogs.check, "parity": parity.check, "numbers": numbers_lint.check,
-            "claims": claims.check}
+            "glossary": glossary.check, "typography": typography.check, "references": references.check,
+            "claims": claims.check, "corrections": corrections.check}
 
 
 def site_checkers() -> dict[str, Callable[[Project, Path], list[Finding]]]:
