@@ -76,20 +76,21 @@ def test_headings_and_anchor_ids_match_across_languages(site_dir: Path) -> None:
     assert len(ids["da"]) >= 5
 
 
-def test_a_one_word_change_to_the_source_is_what_the_page_shows(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("lang", "replacement"), [("da", "ordskifte"), ("fr", "motchangé")])
+def test_a_one_word_change_to_the_source_is_what_the_page_shows(tmp_path: Path, lang: str, replacement: str) -> None:
     """Editors edit: a wording change builds, and the page shows the new wording (nothing pins the old)."""
     copy_project(tmp_path)
-    page = tmp_path / "docs" / "scale-out.md"
+    page = tmp_path / SOURCE[lang].relative_to(ROOT)
     lines = page.read_text(encoding="utf-8").split("\n")
-    number = next(n for section in read(page, "da").sections[1:] for n, text in section.lines
+    number = next(n for section in read(page, lang).sections[1:] for n, text in section.lines
                   if len(text.split()) > 8 and not lines[n - 1].startswith("#"))
     word = max(re.findall(r"[^\W\d_]{6,}", lines[number - 1]), key=len)
-    lines[number - 1] = lines[number - 1].replace(word, "ordskifte", 1)
+    lines[number - 1] = lines[number - 1].replace(word, replacement, 1)
     page.write_text("\n".join(lines), encoding="utf-8")
     result = build_site(tmp_path / "out", tmp_path / "mkdocs.yml")
     assert result.returncode == 0, result.stdout + result.stderr
-    built = Page(tmp_path / "out" / ARTICLE["da"]).article_text
-    assert "ordskifte" in built
+    built = Page(tmp_path / "out" / ARTICLE[lang]).article_text
+    assert replacement in built
 
 
 def test_every_page_has_absolute_complete_hreflang(site_dir: Path, server) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,28 @@ def test_each_language_index_carries_its_own_folding(site_dir: Path, index: str,
     words = set(re.findall(r"[^\W\d_]{2,}", re.sub(r"<[^>]+>", " ", article["text"])))
     expected = {fold(w, lang).lower() for w in words if fold(w, lang) != w}
     assert expected and expected <= set(article["fold"].split())
+
+
+def raw_article_text(page: Page) -> str:
+    """The article's visible text with its no-break spaces kept (Page.text collapses them)."""
+    start, end = page.source.index("<article"), page.source.index("</article>")
+    html = re.sub(r"<(script|style|svg|template)\b.*?</\1>", " ", page.source[start:end], flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def test_units_and_percentages_read_the_same_in_prose_widgets_and_tables(site_dir: Path) -> None:
+    danish = raw_article_text(Page(site_dir / "scale-out" / "index.html"))
+    french = raw_article_text(Page(site_dir / "fr" / "scale-out" / "index.html"))
+    assert re.findall(r"\d(?: ?%)", danish) == []  # 60 % with a no-break space, as Babel prints it
+    assert "60\u00a0%" in danish and "60–70\u00a0%" in danish
+    assert re.findall(r"\b(?:GB|TB|GB/s|Gbps|Gb/s)\b", french) == []  # the table row once mixed 96 Go and GB/s
+    assert "768\u202fGo" in french and "Go/s" in french
+    assert re.findall(r"Gbps|Gb/s", danish) == []
+    assert re.findall(r"\w[ ]?[;:?!](?=\s)", french) == []  # a narrow no-break space before ; : ? !
+
+
+@pytest.mark.parametrize(("path", "base"), [("404.html", "/"), ("fr/404.html", "../fr/")])
+def test_an_error_page_searches_its_language_index(site_dir: Path, path: str, base: str) -> None:
+    config = json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>',
+                                  Page(site_dir / path).source, re.S)[1])
+    assert config["base"] == base  # Material fetches <base>search/search_index.json
