@@ -133,7 +133,7 @@ SPEC = CalculatorSpec(
 def _inference_fit(model: Model, inp: dict[str, Any], precision: str, kv_precision: str,
                    gpus: int) -> dict[str, Any]:
     gpu = GPU_BY_ID[inp["gpu"]]
-    return vram_fit.fit(model, precision, kv_precision, gpu.memory_gb, gpus, inp["context"],
+    return vram_fit.fit(model, precision, kv_precision, gpu, gpus, inp["context"],
                         inp["concurrency"], A.DEFAULT_WEIGHTS_LIMIT)
 
 

@@ -6,9 +6,14 @@ Formulas (sources in assumptions.py and README.md):
 - kv per token = layers x kv_elems_per_token_layer x bytes(kv_precision)
                  (kv_elems = 2 x kv_heads x head_dim; MLA: kv_lora_rank + rope dim;
                  sliding-window layers hold at most `window` tokens)
-- kv_gb        = kv per sequence at `context` x concurrency
-- overhead_gb  = RUNTIME_RESERVE (10 %, vLLM's gpu_memory_utilization 0.90) x vram_gb
-- usable_gb    = vram_gb - overhead_gb;  kv_budget_gb = usable_gb - weights_gb
+- kv_gb        = kv per sequence at `context` x concurrency x kv_copies
+- usable_gb    = gpus x what the serving engine leaves per GPU for weights and KV
+                 (serving_memory.usable_gb_per_gpu: the memory CUDA exposes, GiB,
+                 x vLLM's gpu_memory_utilization 0.92, minus non-torch memory,
+                 the activation peak of its profiling pass and CUDA graphs)
+- overhead_gb  = vram_gb - usable_gb;  kv_budget_gb = usable_gb - weights_gb
+- kv_copies    = copies of each token's KV the GPUs hold together: 1, except an
+                 MLA latent under attention "tp": one on every GPU
 - max_concurrency = floor(kv_budget / kv per sequence)   (at `context`)
 - max_context     = the longest context whose KV cache for `concurrency`
                     requests fits kv_budget (at `concurrency`)
@@ -17,15 +22,20 @@ Verdict, for the requested load (concurrency x context):
 ``tight`` when its KV cache fits but the weights are above the rule;
 ``does_not_fit`` when its KV cache does not fit next to the weights (or the
 weights alone do not fit).
-The KV cache is counted once for the whole node (tensor parallelism shards KV
-heads; no replication is modelled).
+Tensor parallelism shards grouped-query KV heads over the GPUs (vLLM
+replicates them when gpus > kv_heads). An MLA latent has no head dimension to
+split: under ``attention: tp`` every GPU holds the full latent of every token;
+``attention: dp`` (default) is data-parallel attention, each GPU holding its
+own requests' latents, the way SGLang (--enable-dp-attention) and vLLM
+(data-parallel deployment) serve DeepSeek models. See serving_memory.py.
 """
 
 from typing import Any
 
 from . import assumptions as A
-from .catalog.gpus import GPU_BY_ID
-from .catalog.models import CUSTOM, Model, resolve_model
+from . import serving_memory as S
+from .catalog.gpus import GPU_BY_ID, Gpu
+from .catalog.models import CUSTOM, Model, fp8_weights_gb, resolve_model
 from .common import GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
 from .spec import CalculatorSpec, Input, Output, note
 
@@ -40,6 +50,8 @@ NOTES = (
     "context_exceeds_model_max",
     "sliding_window_applied",
     "mla_kv_cache",
+    "mla_attention",
+    "fp8_checkpoint_keeps_bf16",
     "moe_all_experts_resident",
 )
 
@@ -53,6 +65,7 @@ SPEC = CalculatorSpec(
         Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
         Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
         Input("weights_limit", "float", A.DEFAULT_WEIGHTS_LIMIT, unit="ratio", min=0.05, max=1.0),
+        Input("attention", "choice", "dp", choices=S.ATTENTION_PARALLEL[::-1]),
     ),
     outputs=(
         Output("params_b", "float", "billion_params"),
@@ -67,6 +80,7 @@ SPEC = CalculatorSpec(
         Output("kv_budget_gb", "gb", "gb"),
         Output("kv_bytes_per_token", "bytes", "bytes"),
         Output("kv_gb_per_sequence", "gb", "gb"),
+        Output("kv_copies", "multiplier"),
         Output("kv_gb", "gb", "gb"),
         Output("kv_fits", "bool"),
         Output("max_concurrency", "count", "requests"),
@@ -111,59 +125,101 @@ def max_context(model: Model, kv_precision: str, concurrency: int, budget_gb: fl
     return low
 
 
-def fit(model: Model, precision: str, kv_precision: str, memory_gb: float, gpus: int,
-        context: int, concurrency: int, weights_limit: float) -> dict[str, Any]:
+def kv_copies(model: Model, gpus: int, attention: str) -> float:
+    """Copies of each token's KV cache ``gpus`` GPUs hold together (serving_memory)."""
+    # Grouped-query heads are counted as split evenly over the GPUs (vLLM replicates
+    # them when gpus > kv_heads; serving_memory.kv_bytes_per_token_per_gpu models
+    # that, vram_fit does not).
+    return float(gpus) if model.mla_kv_dim and attention == "tp" else 1.0
+
+
+# Past this many GPUs above the lower bound min_gpus jumps to the closed form.
+_MIN_GPUS_STEPS = 64
+
+
+def fit(model: Model, precision: str, kv_precision: str, gpu: Gpu, gpus: int,
+        context: int, concurrency: int, weights_limit: float, attention: str = "dp") -> dict[str, Any]:
     """Unrounded fit numbers (shared with `decision`)."""
     bytes_per_param = A.WEIGHT_BYTES[precision]
     weights = model.params_b * bytes_per_param
-    kv_seq = kv_bytes_per_sequence(model, context, kv_precision) / 1e9
-    kv = kv_seq * concurrency
+    kv_seq = kv_bytes_per_sequence(model, context, kv_precision) / 1e9  # one copy
+    memory_gb = gpu.memory_gb
 
-    def budget_of(vram: float) -> float:
-        return vram - A.RUNTIME_RESERVE * vram - weights
+    def usable_of(n: int) -> float:
+        return n * S.usable_gb_per_gpu(gpu, model, n)
 
-    def fits_in(vram: float) -> tuple[bool, bool]:
-        budget = budget_of(vram)
-        return weights <= weights_limit * vram, budget >= 0 and kv <= budget
+    def fits_in(n: int) -> tuple[bool, bool]:
+        budget = usable_of(n) - weights
+        return (weights <= weights_limit * n * memory_gb,
+                budget >= 0 and kv_seq * concurrency * kv_copies(model, n, attention) <= budget)
 
     vram = gpus * memory_gb
-    budget = budget_of(vram)
-    max_conc = int(budget // kv_seq) if budget > 0 else 0
-    # Keep max_concurrency consistent with the kv_seq * n <= budget test.
+    usable = usable_of(gpus)
+    budget = usable - weights
+    copies = kv_copies(model, gpus, attention)
+    seq_cost = kv_seq * copies
+    kv = seq_cost * concurrency
+    max_conc = int(budget // seq_cost) if budget > 0 else 0
+    # Keep max_concurrency consistent with the seq_cost * n <= budget test.
     for _ in range(2):  # bounded: float noise moves it by one at most
-        if max_conc > 0 and kv_seq * max_conc > budget:
+        if max_conc > 0 and seq_cost * max_conc > budget:
             max_conc -= 1
-        elif budget > 0 and kv_seq * (max_conc + 1) <= budget:
+        elif budget > 0 and seq_cost * (max_conc + 1) <= budget:
             max_conc += 1
-    within, kv_fits = fits_in(vram)
+    within, kv_fits = fits_in(gpus)
     if not kv_fits:
         verdict = "does_not_fit"  # the requested load does not fit next to the weights
     elif within:
         verdict = "fits"
     else:
         verdict = "tight"  # the load fits, the weights are above the rule
-    # Smallest number of these GPUs for verdict "fits":
-    # vram >= weights / limit and (1 - reserve) * vram >= weights + kv.
-    need = max(weights / weights_limit, (weights + kv) / (1.0 - A.RUNTIME_RESERVE))
-    min_gpus = max(1, ceil_div(need, memory_gb))
-    for _ in range(2):  # guard against float noise (bounded for huge counts)
-        if not all(fits_in(min_gpus * memory_gb)):
-            min_gpus += 1
     return {
         "vram": vram, "bytes_per_param": bytes_per_param, "weights": weights,
-        "overhead": A.RUNTIME_RESERVE * vram, "usable": vram - A.RUNTIME_RESERVE * vram,
-        "budget": budget, "kv_seq": kv_seq, "kv": kv, "max_concurrency": max_conc,
-        "max_context": max_context(model, kv_precision, concurrency, budget),
-        "within": within, "kv_fits": kv_fits, "verdict": verdict, "min_gpus": min_gpus,
+        "overhead": vram - usable, "usable": usable, "budget": budget, "kv_seq": kv_seq,
+        "kv_copies": copies, "kv": kv, "max_concurrency": max_conc,
+        "max_context": max_context(model, kv_precision, concurrency, budget / copies),
+        "within": within, "kv_fits": kv_fits, "verdict": verdict,
+        "min_gpus": _min_gpus(model, gpu, weights, kv_seq * concurrency, weights_limit, attention, fits_in),
     }
+
+
+def _min_gpus(model: Model, gpu: Gpu, weights: float, kv_once: float, weights_limit: float,
+              attention: str, fits_in: Any) -> int:
+    """Smallest number of these GPUs for verdict "fits"; 0 when no number does.
+
+    Lower bound: the weights rule, and weights + one copy of the KV cache in
+    the most a GPU can hold (one GPU: no NCCL). Then step up; past
+    _MIN_GPUS_STEPS, the closed form for many GPUs, where each GPU holds a
+    fixed share c of the KV cache (all of it for an MLA
+    latent under TP, 0 otherwise): n x usable - weights >= n x c x kv (+ kv once if c = 0).
+    """
+    first = S.usable_gb_per_gpu(gpu, model, 1)
+    n = max(1, ceil_div(weights / weights_limit, gpu.memory_gb), ceil_div(weights + kv_once, first))
+    for _ in range(_MIN_GPUS_STEPS):
+        if all(fits_in(n)):
+            return n
+        n += 1
+    if model.mla_kv_dim and attention == "tp":
+        share, fixed = 1.0, 0.0  # every GPU holds the whole cache
+    else:
+        share, fixed = 0.0, kv_once  # one copy, spread over the GPUs
+    per_gpu = S.usable_gb_per_gpu(gpu, model, 2) - share * kv_once
+    if per_gpu <= 0:
+        return 0
+    n = max(n, ceil_div(weights + fixed, per_gpu))
+    for _ in range(_MIN_GPUS_STEPS):
+        if all(fits_in(n)):
+            return n
+        n += 1
+    return 0
 
 
 def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Run vram_fit on normalized inputs (``raw`` is used for notes only)."""
     model = resolve_model(inp)
     gpu = GPU_BY_ID[inp["gpu"]]
-    f = fit(model, inp["precision"], inp["kv_precision"], gpu.memory_gb, inp["gpus"],
-            inp["context"], inp["concurrency"], inp["weights_limit"])
+    f = fit(model, inp["precision"], inp["kv_precision"], gpu, inp["gpus"],
+            inp["context"], inp["concurrency"], inp["weights_limit"], inp["attention"])
     vram = f["vram"]
     kv_per_token = f["kv_seq"] * 1e9 / inp["context"]
     values = {
@@ -179,6 +235,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "kv_budget_gb": r(max(f["budget"], 0.0), 2),
         "kv_bytes_per_token": round(kv_per_token),
         "kv_gb_per_sequence": r(f["kv_seq"], 3),
+        "kv_copies": r(f["kv_copies"], 3),
         "kv_gb": r(f["kv"], 2),
         "kv_fits": f["kv_fits"],
         "max_concurrency": f["max_concurrency"],
@@ -206,6 +263,16 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
                           sliding_layers=model.sliding_layers, layers=model.layers))
     if model.mla_kv_dim:
         notes.append(note("mla_kv_cache", kv_elems_per_token_layer=model.mla_kv_dim))
+        if inp["gpus"] > 1:
+            other = "tp" if inp["attention"] == "dp" else "dp"
+            g = fit(model, inp["precision"], inp["kv_precision"], gpu, inp["gpus"], inp["context"],
+                    inp["concurrency"], inp["weights_limit"], other)
+            by = {inp["attention"]: f["max_concurrency"], other: g["max_concurrency"]}
+            notes.append(note("mla_attention", attention=inp["attention"], gpus=inp["gpus"],
+                              max_concurrency_tp=by["tp"], max_concurrency_dp=by["dp"]))
+    if inp["precision"] == "fp8" and model.fp8_bf16_params_b:
+        notes.append(note("fp8_checkpoint_keeps_bf16", bf16_params_b=r(model.fp8_bf16_params_b, 2),
+                          weights_gb=r(fp8_weights_gb(model, "official"), 2)))
     return {"values": values, "verdict": f["verdict"], "notes": notes}
 
 

@@ -40,6 +40,7 @@ LABELS = {
     "context": N_("Context per request"),
     "concurrency": N_("Concurrent requests"),
     "weights_limit": N_("Weights limit (share of VRAM)"),
+    "attention": N_("Attention across GPUs (latent-attention models)"),
     "method": N_("Method"),
     "seq_len": N_("Sequence length"),
     "micro_batch": N_("Micro-batch"),
@@ -76,6 +77,10 @@ HELP = {
     "context": N_("Tokens each request keeps in the KV cache."),
     "concurrency": N_("Requests served at the same time."),
     "weights_limit": N_("The working rule: weights at 60–70 % of VRAM, the rest for everything else."),
+    "attention": N_(
+        "For models with latent attention (MLA, DeepSeek): data parallel keeps each request's cache on one GPU; "
+        "tensor parallel copies the whole cache to every GPU."
+    ),
     "method": N_("Full fine-tune trains every weight; LoRA and QLoRA train small adapters."),
     "seq_len": N_("Tokens per training sequence."),
     "micro_batch": N_("Sequences per GPU per forward pass."),
@@ -267,6 +272,15 @@ NOTES = {
     "context_exceeds_model_max": N_("The context is longer than the model supports."),
     "sliding_window_applied": N_("The model's sliding-window attention caps the KV cache."),
     "mla_kv_cache": N_("This model uses latent attention (MLA): its KV cache is much smaller per token."),
+    "mla_attention": N_(
+        "Latent attention has no heads to split: with tensor-parallel attention every GPU holds the whole cache "
+        "({max_concurrency_tp} requests fit), with data-parallel attention each GPU holds its own requests' "
+        "({max_concurrency_dp} fit)."
+    ),
+    "fp8_checkpoint_keeps_bf16": N_(
+        "The official FP8 checkpoint keeps {bf16_params_b} billion parameters in BF16: its weights take "
+        "{weights_gb} GB, not one byte per parameter."
+    ),
     "moe_all_experts_resident": N_("All experts of this mixture-of-experts model must be in memory."),
     "hidden_size_estimated": N_("The hidden size of the custom model is estimated from its parameters."),
     "fabric_unused_single_node": N_("On one node the fabric between nodes is not used."),

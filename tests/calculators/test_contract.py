@@ -162,7 +162,7 @@ def test_defaults_describe_the_reference_node() -> None:
     inp = run("vram_fit", {})["inputs"]
     assert inp == {"model": "llama-3.1-70b", "precision": "fp8", "kv_precision": "bf16",
                    "gpu": "rtx-pro-6000", "gpus": 8, "context": 32768, "concurrency": 32,
-                   "weights_limit": 0.7}
+                   "weights_limit": 0.7, "attention": "dp"}
 
 
 def test_custom_inputs_only_echoed_for_custom_model() -> None:

@@ -21,15 +21,15 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("vram_fit_load_does_not_fit", "vram_fit",
      {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 64, "context": 8192, "gpu": "rtx-5090", "gpus": 4},
      {"verdict": "does_not_fit", "values.weights_within_limit": True, "values.kv_fits": False,
-      "values.max_concurrency": 16, "values.max_context": 2128}),
+      "values.max_concurrency": 17, "values.max_context": 2295}),
     ("vram_fit_16_requests_fit", "vram_fit",
      {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 16, "context": 8192, "gpu": "rtx-5090", "gpus": 4},
-     {"verdict": "fits", "values.max_concurrency": 16, "values.max_context": {"min": 8192}}),
+     {"verdict": "fits", "values.max_concurrency": 17, "values.max_context": {"min": 8192}}),
     ("vram_fit_64_requests_at_max_context_fit", "vram_fit",
-     {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 64, "context": 2128, "gpu": "rtx-5090", "gpus": 4},
+     {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 64, "context": 2295, "gpu": "rtx-5090", "gpus": 4},
      {"verdict": "fits", "values.kv_fits": True}),
     ("vram_fit_64_requests_one_token_more_do_not", "vram_fit",
-     {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 64, "context": 2129, "gpu": "rtx-5090", "gpus": 4},
+     {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 64, "context": 2296, "gpu": "rtx-5090", "gpus": 4},
      {"verdict": "does_not_fit", "values.kv_fits": False}),
     # "tight": the load fits, the weights are above the rule (671B at FP8, one short request)
     ("vram_fit_tight_is_weights_above_rule", "vram_fit",
@@ -40,24 +40,24 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
       "notes.0.code": "weights_do_not_fit"}),
     ("vram_fit_sliding_window_max_context", "vram_fit",
      {"model": "gemma-2-27b", "concurrency": 256, "context": 16384, **PRO},
-     {"values.max_context": 9669, "verdict": "does_not_fit"}),  # beyond the 4096-token window: piecewise
+     {"values.max_context": 10612, "verdict": "does_not_fit"}),  # beyond the 4096-token window: piecewise
 
     # --- 2. decision: each step its own question, on the reader's hardware and load -------------------
     # before: "multi-node over InfiniBand, at least 7 nodes"
     ("decision_8b_on_one_l4_is_replicas", "decision",
      {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1},
-     {"verdict": "dp_replicas", "values.step": 3, "values.min_nodes": 11,
+     {"verdict": "dp_replicas", "values.step": 3, "values.min_nodes": 16,
       "values.trace.0.answer": False, "values.trace.1.answer": False, "values.trace.2.answer": True,
-      "values.trace.2.values.load_exceeds_node": True, "values.trace.2.values.max_concurrency": 3,
-      "notes.1.code": "load_exceeds_node", "notes.1.params.max_context": 3235,
-      "notes.2.code": "bigger_node_fits", "notes.2.params.gpus": 7}),
-    # FP8 KV cache on the same L4: 6 requests per node, so 6 replicas
+      "values.trace.2.values.load_exceeds_node": True, "values.trace.2.values.max_concurrency": 2,
+      "notes.1.code": "load_exceeds_node", "notes.1.params.max_context": 3012,
+      "notes.2.code": "bigger_node_fits", "notes.2.params.gpus": 8}),
+    # FP8 KV cache on the same L4: 5 requests per node, so 7 replicas
     ("decision_8b_on_one_l4_fp8_kv", "decision",
      {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1, "kv_precision": "fp8"},
-     {"verdict": "dp_replicas", "values.min_nodes": 6, "values.trace.0.values.kv_precision": "fp8"}),
+     {"verdict": "dp_replicas", "values.min_nodes": 7, "values.trace.0.values.kv_precision": "fp8"}),
     # a smaller load fits the L4: step 1 says yes (the flow agrees with vram_fit)
     ("decision_8b_on_one_l4_small_load", "decision",
-     {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1, "concurrency": 3},
+     {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1, "concurrency": 2},
      {"verdict": "one_node", "values.step": 1, "values.trace.0.answer": True}),
     # before: steps 1 and 2 answered "no" although 70B fits
     ("decision_70b_throughput_bound", "decision",

@@ -37,8 +37,14 @@ def test_small_card_is_not_over_promised() -> None:
     weights_gib = L8.params_b * 2e9 / S.GIB
     kv = S.kv_budget_gib(S.gpu_exposed_gib(GPU_BY_ID["l4"]), False, L8.hidden, weights_gib)
     assert kv * S.GIB / 1e9 == pytest.approx(4.61, abs=0.01)
-    old = run("vram_fit", {"model": "llama-3.1-8b", "precision": "bf16", "gpu": "l4", "gpus": 1})["values"]
-    assert old["kv_budget_gb"] == 5.54 and kv * S.GIB / 1e9 < 0.85 * old["kv_budget_gb"]
+    flat_reserve = 0.9 * 24 - L8.params_b * 2  # the former model: 10 % of the nominal 24 GB
+    assert round(flat_reserve, 2) == 5.54 and kv * S.GIB / 1e9 < 0.85 * flat_reserve
+    v = run("vram_fit", {"model": "llama-3.1-8b", "precision": "bf16", "gpu": "l4", "gpus": 1})["values"]
+    assert v["kv_budget_gb"] == round(kv * S.GIB / 1e9, 2)
+    assert v["max_concurrency"] == 1  # one 32k request; the flat reserve said 1 too, at 8k 4 not 5
+    at_8k = run("vram_fit", {"model": "llama-3.1-8b", "precision": "bf16", "gpu": "l4", "gpus": 1,
+                             "context": 8192})["values"]
+    assert at_8k["max_concurrency"] == 4  # the vLLM log: 37,696 tokens = 4.6 requests of 8k
     low, high = S.kv_budget_range_gib(S.gpu_exposed_gib(GPU_BY_ID["l4"]), False, L8.hidden, weights_gib)
     assert low < kv < high
     assert (round(low, 2), round(high, 2)) == (-1.29, 5.31)

@@ -28,16 +28,16 @@ def test_trace_questions_name_the_readers_node_and_load(lang: str, node: str, lo
     assert load in questions[0]
     assert not any("96" in q for q in questions)
     assert shown["verdict"] == "dp_replicas"
-    # the ways out carry their numbers: 3 requests of 32k, or 32 of up to 3,235 tokens; or 7 x L4
+    # the ways out carry their numbers: 2 requests of 32k, or 32 of up to 3,012 tokens; or 8 x L4
     notes = " ".join(shown["notes"])
-    assert {"da": "3.235", "fr": f"3{NNBSP}235"}[lang] in notes and "7" in notes
+    assert {"da": "3.012", "fr": f"3{NNBSP}012"}[lang] in notes and "8" in notes
 
 
 @pytest.mark.parametrize("lang", ["da", "fr"])
 def test_vram_fit_says_what_would_fit(lang: str) -> None:
     shown = view("vram_fit", {"model": "llama-3.1-405b"}, lang)
     assert shown["verdict"] == "does_not_fit"
-    assert shown["outputs"]["max_context"] == {"da": "17.277 tokens", "fr": f"17{NNBSP}277{NBSP}tokens"}[lang]
+    assert shown["outputs"]["max_context"] == {"da": "18.769 tokens", "fr": f"18{NNBSP}769{NBSP}tokens"}[lang]
     assert shown["outputs"]["max_context"].split()[0].replace(NBSP, "") in shown["explanation"].replace(NBSP, " ")
 
 
