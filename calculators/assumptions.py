@@ -121,3 +121,10 @@ INTRA_BANDWIDTH_RANGE = (0.56, 1.26)
 # Between nodes the line rate is the ceiling (1.0); the article's "4-5x on
 # 100 GbE" allows 50/5 = 10 GB/s of its 12.5 GB/s line rate, 0.8.
 INTER_BANDWIDTH_RANGE = (0.80, 1.0)
+# Achieved compute: the best published large training runs reach 52 % of dense
+# BF16 peak (Megatron-LM on A100, Narayanan et al. 2021, arXiv:2104.04473,
+# Table 1: 163 of 312 TFLOP/s); Llama 3 on 16K H100 38-43 % (arXiv:2407.21783,
+# Table 4). A GPU computing that fast leaves communication a larger share of
+# the step: scaling reports the efficiency at this MFU as the low end of the
+# compute range (calculators/uncertainty.py).
+PUBLISHED_MFU_MAX = 0.52

@@ -22,6 +22,13 @@ the 0.60 line, ``scales`` above it.
 Range: efficiency_low / efficiency_high recompute the step with the achieved
 bandwidths at the ends of their uncertainty ranges (assumptions.py); when the
 0.60 line falls inside, the note ``verdict_depends_on_bandwidth`` says so.
+efficiency_compute_low recomputes it at the best published MFU (0.52; never
+below the input ``mfu``); when that falls under the line while ``efficiency``
+does not, the note ``verdict_depends_on_compute`` says so.
+PCIe topology (``pcie_placement``, PCIe cards only): ``switch`` is the
+article's ~50 GB/s (Gen5) between GPUs under one PCIe switch; ``cross_socket``
+is a ring that crosses the CPUs, at NCCL's inter-socket figure (22 GB/s,
+Sapphire Rapids; range 10-32 GB/s, catalog/fabrics.py).
 """
 
 import dataclasses
@@ -29,7 +36,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import assumptions as A
-from .catalog.fabrics import FABRIC_BY_ID, INTER_NODE_TABLE, Fabric
+from .catalog.fabrics import (
+    FABRIC_BY_ID,
+    INTER_NODE_TABLE,
+    PCIE_PLACEMENTS,
+    Fabric,
+    pcie_allreduce_gbs,
+    pcie_allreduce_range_gbs,
+)
 from .catalog.gpus import GPU_BY_ID, Gpu
 from .catalog.models import Model, resolve_model
 from .common import FABRIC, GPU, MODEL_INPUTS_DENSE, r, sig
@@ -47,6 +61,7 @@ NOTES = (
     "tp_across_nodes",
     "state_exceeds_gpu_memory",
     "verdict_depends_on_bandwidth",
+    "verdict_depends_on_compute",
 )
 
 SERIES_FIELDS = (
@@ -74,6 +89,7 @@ SPEC = CalculatorSpec(
         Input("micro_batch", "int", A.DEFAULT_MICRO_BATCH, unit="sequences", min=1, max=1024),
         Input("grad_accum", "int", A.DEFAULT_GRAD_ACCUM, unit="micro_batches", min=1, max=4096),
         Input("mfu", "float", A.DEFAULT_MFU, unit="ratio", min=0.01, max=1.0),
+        Input("pcie_placement", "choice", "switch", choices=PCIE_PLACEMENTS),
     ),
     outputs=(
         Output("gpus", "count", "gpus"),
@@ -81,6 +97,7 @@ SPEC = CalculatorSpec(
         Output("efficiency_low", "ratio", "ratio"),
         Output("efficiency_high", "ratio", "ratio"),
         Output("verdict_changes_in_range", "bool"),
+        Output("efficiency_compute_low", "ratio", "ratio"),
         Output("speedup", "multiplier"),
         Output("comm_share", "ratio", "ratio"),
         Output("bubble_share", "ratio", "ratio"),
@@ -118,12 +135,13 @@ def allreduce_s(nbytes: float, g: int, nodes: int, intra: Fabric, inter: Fabric,
 
 def step(model: Model, gpu: Gpu, parallelism: str, g: int, nodes: int, inter: Fabric,
          nics: int, seq_len: int, micro_batch: int, grad_accum: int, mfu: float,
-         intra_factor: float = 1.0) -> dict[str, float]:
+         intra_factor: float = 1.0, placement: str = "switch") -> dict[str, float]:
     """Unrounded per-optimizer-step times (seconds) and efficiency for one configuration.
 
-    ``intra_factor`` scales the in-box link's bandwidth (the uncertainty range).
+    ``intra_factor`` scales the in-box link's bandwidth (the uncertainty range);
+    ``placement`` is the PCIe topology (``intra_link``).
     """
-    intra = FABRIC_BY_ID[gpu.link]
+    intra = intra_link(gpu, placement)
     if intra_factor != 1.0:
         intra = dataclasses.replace(intra, bandwidth_gbs=intra.bandwidth_gbs * intra_factor)
     n = g * nodes
@@ -162,11 +180,30 @@ def step(model: Model, gpu: Gpu, parallelism: str, g: int, nodes: int, inter: Fa
             "efficiency": compute / total, "gpus": n, "flops": flops}
 
 
+def intra_link(gpu: Gpu, placement: str = "switch") -> Fabric:
+    """The in-box link of ``gpu``, at the bandwidth of its PCIe ``placement`` (NVLink: as catalogued)."""
+    link = FABRIC_BY_ID[gpu.link]
+    if placement == "cross_socket" and gpu.link.startswith("pcie"):
+        return dataclasses.replace(link, bandwidth_gbs=pcie_allreduce_gbs(int(gpu.link[-1]), "cross_socket"))
+    return link
+
+
+def intra_range_factors(gpu: Gpu, placement: str = "switch") -> tuple[float, float]:
+    """(low, high) factors on the in-box bandwidth for the uncertainty range."""
+    if placement == "cross_socket" and gpu.link.startswith("pcie"):
+        central = intra_link(gpu, placement).bandwidth_gbs
+        low, high = pcie_allreduce_range_gbs(int(gpu.link[-1]), "cross_socket")
+        return low / central, high / central
+    return A.INTRA_BANDWIDTH_RANGE
+
+
 def _row(model: Model, gpu: Gpu, inp: Mapping[str, Any], g: int, nodes: int,
          fabric_id: str) -> dict[str, Any]:
     inter = FABRIC_BY_ID[fabric_id]
     s = step(model, gpu, inp["parallelism"], g, nodes, inter, inp["nics_per_node"],
-             inp["seq_len"], inp["micro_batch"], inp["grad_accum"], inp["mfu"])
+             inp["seq_len"], inp["micro_batch"], inp["grad_accum"], inp["mfu"],
+             placement=inp.get("pcie_placement", "switch"))
+    intra_bw = intra_link(gpu, inp.get("pcie_placement", "switch")).bandwidth_gbs
     shown = fabric_id if nodes > 1 else gpu.link
     eff = s["efficiency"]
     return {
@@ -178,7 +215,7 @@ def _row(model: Model, gpu: Gpu, inp: Mapping[str, Any], g: int, nodes: int,
         "speedup": r(eff * s["gpus"], 3),
         "comm_share": sig(s["comm"] / s["total"]),
         "below_threshold": eff < A.EFFICIENCY_THRESHOLD,
-        "fabric_penalty": r(FABRIC_BY_ID[gpu.link].bandwidth_gbs / FABRIC_BY_ID[shown].bandwidth_gbs, 3),
+        "fabric_penalty": r(intra_bw / (FABRIC_BY_ID[shown].bandwidth_gbs if nodes > 1 else intra_bw), 3),
     }
 
 
@@ -211,7 +248,7 @@ def efficiency(inp: Mapping[str, Any], model: Model) -> float:
     """Unrounded efficiency for normalized inputs (used by `decision`)."""
     s = step(model, GPU_BY_ID[inp["gpu"]], inp["parallelism"], inp["gpus_per_node"], inp["nodes"],
              FABRIC_BY_ID[inp["fabric"]], inp["nics_per_node"], inp["seq_len"], inp["micro_batch"],
-             inp["grad_accum"], inp["mfu"])
+             inp["grad_accum"], inp["mfu"], placement=inp.get("pcie_placement", "switch"))
     return s["efficiency"]
 
 
@@ -220,13 +257,17 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     model = resolve_model(inp)
     gpu = GPU_BY_ID[inp["gpu"]]
     g, nodes = inp["gpus_per_node"], inp["nodes"]
-    intra = FABRIC_BY_ID[gpu.link]
+    placement = inp["pcie_placement"]
+    intra = intra_link(gpu, placement)
     inter = FABRIC_BY_ID[inp["fabric"]]
     s = step(model, gpu, inp["parallelism"], g, nodes, inter, inp["nics_per_node"],
-             inp["seq_len"], inp["micro_batch"], inp["grad_accum"], inp["mfu"])
+             inp["seq_len"], inp["micro_batch"], inp["grad_accum"], inp["mfu"], placement=placement)
     eff = s["efficiency"]
     below = eff < A.EFFICIENCY_THRESHOLD
     low, high = efficiency_range(model, gpu, inp, inter)
+    fast = step(model, gpu, inp["parallelism"], g, nodes, inter, inp["nics_per_node"], inp["seq_len"],
+                inp["micro_batch"], inp["grad_accum"], max(inp["mfu"], A.PUBLISHED_MFU_MAX),
+                placement=placement)["efficiency"]
     weights, grads, optimizer, _ = state_gb(model, "full", 0)
     shards = 1 if inp["parallelism"] == "dp" else s["gpus"]
     per_gpu = (weights + grads + optimizer) / shards
@@ -238,6 +279,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "efficiency_low": sig(low),
         "efficiency_high": sig(high),
         "verdict_changes_in_range": changes,
+        "efficiency_compute_low": sig(fast),
         "speedup": r(eff * s["gpus"], 3),
         "comm_share": sig(s["comm"] / s["total"]),
         "bubble_share": sig(s["bubble"] / s["total"]),
@@ -268,6 +310,9 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     if changes:
         notes.append(note("verdict_depends_on_bandwidth", efficiency_low=sig(low), efficiency_high=sig(high),
                           threshold=A.EFFICIENCY_THRESHOLD))
+    if not below and fast < A.EFFICIENCY_THRESHOLD:
+        notes.append(note("verdict_depends_on_compute", efficiency_compute_low=sig(fast),
+                          mfu=max(inp["mfu"], A.PUBLISHED_MFU_MAX), threshold=A.EFFICIENCY_THRESHOLD))
     verdict = "does_not_fit" if not state_fits else "restructure" if below else "scales"
     return {"values": values, "verdict": verdict, "notes": notes}
 
@@ -275,9 +320,10 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
 def efficiency_range(model: Model, gpu: Gpu, inp: Mapping[str, Any], inter: Fabric) -> tuple[float, float]:
     """Unrounded (low, high) efficiency with the achieved bandwidths at the ends of their ranges."""
     ends = []
-    for intra_f, inter_f in zip(A.INTRA_BANDWIDTH_RANGE, A.INTER_BANDWIDTH_RANGE, strict=True):
+    placement = inp.get("pcie_placement", "switch")
+    for intra_f, inter_f in zip(intra_range_factors(gpu, placement), A.INTER_BANDWIDTH_RANGE, strict=True):
         fabric = dataclasses.replace(inter, bandwidth_gbs=inter.bandwidth_gbs * inter_f)
         ends.append(step(model, gpu, inp["parallelism"], inp["gpus_per_node"], inp["nodes"], fabric,
                          inp["nics_per_node"], inp["seq_len"], inp["micro_batch"], inp["grad_accum"],
-                         inp["mfu"], intra_f)["efficiency"])
+                         inp["mfu"], intra_f, placement)["efficiency"])
     return ends[0], ends[1]

@@ -30,9 +30,9 @@ from .catalog.fabrics import FABRIC_BY_ID
 from .catalog.gpus import GPU_BY_ID
 from .catalog.models import resolve_model
 from .inputs import normalize
-from .scaling import SPEC, step
+from .scaling import SPEC, intra_range_factors, step
 
-PUBLISHED_MFU = (0.38, 0.52)  # Llama 3 Table 4 (lowest) to Megatron-LM Table 1 (highest)
+PUBLISHED_MFU = (0.38, A.PUBLISHED_MFU_MAX)  # Llama 3 Table 4 (lowest) to Megatron-LM Table 1 (highest)
 MFU_RANGE = (A.DEFAULT_MFU, PUBLISHED_MFU[1])
 
 
@@ -49,12 +49,13 @@ def scaling_efficiency_range(inputs: Mapping[str, Any] | None = None) -> dict[st
     model, gpu = resolve_model(inp), GPU_BY_ID[inp["gpu"]]
     inter = FABRIC_BY_ID[inp["fabric"]]
     ends = []
-    for mfu, intra_f, inter_f in zip((MFU_RANGE[1], MFU_RANGE[0]), A.INTRA_BANDWIDTH_RANGE,
+    placement = inp["pcie_placement"]
+    for mfu, intra_f, inter_f in zip((MFU_RANGE[1], MFU_RANGE[0]), intra_range_factors(gpu, placement),
                                      A.INTER_BANDWIDTH_RANGE, strict=True):
         fabric = dataclasses.replace(inter, bandwidth_gbs=inter.bandwidth_gbs * inter_f)
         ends.append(step(model, gpu, inp["parallelism"], inp["gpus_per_node"], inp["nodes"], fabric,
                          inp["nics_per_node"], inp["seq_len"], inp["micro_batch"], inp["grad_accum"],
-                         mfu, intra_f)["efficiency"])
+                         mfu, intra_f, placement)["efficiency"])
     low, high = ends
     line = A.EFFICIENCY_THRESHOLD
     return {"low": low, "high": high, "mfu_low_end": MFU_RANGE[1], "mfu_high_end": MFU_RANGE[0],

@@ -62,6 +62,7 @@ LABELS = {
     "node_failure_rate": N_("Failures per node per year"),
     "utilization_target": N_("Utilization target per node"),
     "spare": N_("Add a spare node (N+1)"),
+    "pcie_placement": N_("Where the GPUs sit on PCIe"),
 }
 
 HELP = {
@@ -102,6 +103,10 @@ HELP = {
     "node_failure_rate": N_("Incidents that take one node down, per year."),
     "utilization_target": N_("Plan each node for this share of its throughput: queues grow steeply near 100 %."),
     "spare": N_("Yes to keep one more node than the target needs, so a failure costs no capacity."),
+    "pcie_placement": N_(
+        "Under one PCIe switch the GPUs reach ~50 GB/s (PCIe 5); across two CPU sockets the traffic crosses "
+        "the CPUs (~22 GB/s). Ignored for NVLink."
+    ),
 }
 
 # Choice ids are looked up as "input:id" first (for ids that mean different things), then as "id".
@@ -128,6 +133,8 @@ CHOICES = {
     "ib-400": N_("InfiniBand 400 Gb/s"),
     "eth-100": N_("Ethernet 100 GbE"),
     "eth-25": N_("Ethernet 25 GbE"),
+    "switch": N_("Under one PCIe switch"),
+    "cross_socket": N_("Across two CPU sockets"),
     "inference": N_("Inference"),
     "full_finetune": N_("Full fine-tune"),
     "pretrain": N_("Pre-training from scratch"),
@@ -289,6 +296,10 @@ NOTES = {
     "verdict_depends_on_bandwidth": N_(
         "Within the range of achieved bandwidth (measured PCIe all-reduce to raw link rate), the efficiency "
         "crosses the 60 % line: the verdict depends on how well the links perform."
+    ),
+    "verdict_depends_on_compute": N_(
+        "If the GPUs compute as fast as the best published training runs (52 % of peak), communication weighs "
+        "more and the efficiency falls under the 60 % line: the verdict depends on the achieved compute rate."
     ),
     "int4_not_for_training": N_("INT4 weights are not usable for training's gradient path."),
     "add_replicas": N_("Add replicas behind a load balancer; no fabric needed."),

@@ -126,15 +126,17 @@ def pcie_allreduce_range_gbs(gen: int, placement: str = "switch", cpu: str | Non
 
     ``switch``: NCCL's planning figure (Gen5 48) to the raw x16 rate (63).
     ``cross_socket``: NCCL's inter-socket figure for ``cpu`` (the slowest it
-    knows, Skylake UPI 10, when ``cpu`` is None) to the same-switch figure (no
-    topology beats it). An 8 x RTX 5090 box on two Xeon 8480+ (Sapphire
-    Rapids, 22) measured 28 GB/s (https://github.com/NVIDIA/nccl/issues/1639).
+    knows, Skylake UPI 10, when ``cpu`` is None) to the fastest it knows (AMD
+    Zen 5, 32), never above the same-switch figure. An 8 x RTX 5090 box on two
+    Xeon 8480+ (Sapphire Rapids, 22) measured 28 GB/s
+    (https://github.com/NVIDIA/nccl/issues/1639).
     """
     if placement == "switch":
         return nccl_pcie_gbs(gen), PCIE_RAW_X16_GBS[gen]
     if placement == "cross_socket":
         low = INTER_SOCKET_GBS[cpu] if cpu else min(INTER_SOCKET_GBS.values())
-        return min(low, nccl_pcie_gbs(gen)), pcie_allreduce_gbs(gen, "switch")
+        high = min(max(INTER_SOCKET_GBS.values()), pcie_allreduce_gbs(gen, "switch"))
+        return min(low, nccl_pcie_gbs(gen)), high
     raise ValueError(placement)
 
 

@@ -123,6 +123,7 @@ def test_pcie_topology() -> None:
     assert F.pcie_allreduce_gbs(4, "cross_socket", "intel-skl") == 10.0
     assert F.pcie_allreduce_range_gbs(5) == (48.0, 63.0)
     assert F.pcie_allreduce_range_gbs(4, "cross_socket") == (10.0, pytest.approx(25.2))
+    assert F.pcie_allreduce_range_gbs(5, "cross_socket", "intel-spr") == (22.0, 32.0)
     assert F.nvlink_allreduce_range_gbs("nvlink") == (360.0, 480.0)
     assert F.network_allreduce_range_gbs("ib-200", 4) == (86.0, 100.0)
     with pytest.raises(ValueError):
