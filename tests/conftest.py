@@ -30,13 +30,24 @@ def build_site(
     )
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--site", type=Path, default=None,
+                     help="test this already built site instead of building one (the deploy's smoke test)")
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
+def server(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Iterator[StaticServer]:
     """The site built once, strictly, with `site_url` set to where it is served on 127.0.0.1.
 
     Absolute hreflang URLs then point at the test server itself, as they point at the real host in
-    production (Material fetches the sitemap next to each alternate link).
+    production (Material fetches the sitemap next to each alternate link). With `--site DIR`, that
+    built site is served as it is.
     """
+    given = pytestconfig.getoption("--site")
+    if given:
+        with StaticServer(given.resolve()) as running:
+            yield running
+        return
     target = tmp_path_factory.mktemp("site")
     with StaticServer(target) as running:
         result = build_site(target, site_url=running.url)
@@ -66,8 +77,12 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser, server: StaticServer) -> Iterator[object]:
-    """A fresh browser page; every request it makes is recorded in `page.requested_urls`."""
-    context = browser.new_context(service_workers="block")
+    """A fresh browser page; every request it makes is recorded in `page.requested_urls`.
+
+    Its context bypasses the pages' `<meta>` policy, which would refuse the string predicates of
+    `wait_for_function`; the policy itself is tested in tests/site/test_csp.py and tests/hosts/.
+    """
+    context = browser.new_context(service_workers="block", bypass_csp=True)
     tab = context.new_page()
     tab.set_default_timeout(15000)
     tab.requested_urls = []

@@ -6,16 +6,18 @@ MkDocs loads this file by path, so the repository root is put on `sys.path` to i
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from jinja2 import Environment  # noqa: E402
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from wiki import catalogs, csp, runtime  # noqa: E402
+from wiki import catalogs, content_policy, csp, runtime, site_files  # noqa: E402
 from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import patch_site  # noqa: E402
@@ -41,8 +43,27 @@ def _site_root(config: MkDocsConfig, others: list[str]) -> Path:
     return site_dir.parent if site_dir.name in others else site_dir
 
 
+@dataclass
+class _Theme:
+    """The theme's Jinja environment and the inline-script hashes its pages were given."""
+
+    env: Environment | None = None
+    serving: bool = False  # `mkdocs serve` injects its live-reload script inline, unhashable (a timestamp)
+    hashes: set[str] = field(default_factory=set)  # every page's: the policy of `_headers`
+    templates: dict[str, frozenset[str]] = field(default_factory=dict)  # 404.html's
+
+
+_theme = _Theme()
+
+
+def on_startup(command: str, **_: object) -> None:
+    """Remember whether this is `mkdocs serve`: its pages carry no `<meta>` policy (live reload is inline)."""
+    _theme.serving = command == "serve"
+
+
 def on_config(config: MkDocsConfig) -> None:
     """Check the gettext catalogs (a missing or fuzzy translation fails the build) and compile them."""
+    _theme.hashes.clear()
     default, others = _languages(config)
     langs = (default, *others)
     problems = catalogs.check(langs)
@@ -63,12 +84,19 @@ def _prepare_runtime(config: MkDocsConfig) -> None:
     config.extra["kw_runtime_prepared"] = prepared
 
 
+def on_env(env: Environment, **_: object) -> Environment:
+    """Keep the theme's environment: the CSP's hashes are those of the theme's own script partials."""
+    _theme.env = env
+    return env
+
+
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """Replace calculator embeds with their prerendered widgets, in the page's language.
+    """Escape the front matter; replace calculator embeds with their prerendered widgets, in the page's language.
 
     A page shown in a language it is not written in (static-i18n's fallback to the default language)
     gets the localized "not yet translated" notice, and its edit button opens the file that exists.
     """
+    page.meta = content_policy.escaped(page.meta)
     lang, building = _page_languages(page, config)
     first_line = body_start_line(page.file.content_string)
     try:
@@ -88,9 +116,54 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """Mark the text of a page shown in a language it is not written in with the language it is in."""
+    """Refuse active content (scripts, handlers, frames, meta refresh...) in a page, with file:line;
+    mark the text of a page shown in a language it is not written in with the language it is in."""
+    source = page.file.content_string
+    problems = [f"docs/{page.file.src_uri}:{content_policy.source_line(source, found.needle)}: {found.what} is "
+                "not allowed in a page: remove it (the site's policy runs only the theme's scripts), or show it as code"
+                for found in content_policy.active_content(html)]
+    if problems:
+        raise PluginError("Active content in a page:\n  " + "\n  ".join(problems))
     lang, building = _page_languages(page, config)
     return untranslated.in_language(html, lang) if lang != building else html
+
+
+def _with_policy(context: dict, config: MkDocsConfig) -> frozenset[str]:
+    hashes = csp.theme_script_hashes(_theme.env or config.theme.get_env(), context)
+    _theme.hashes |= hashes
+    context["kw_csp"] = None if _theme.serving else csp.policy(hashes, meta=True)
+    return hashes
+
+
+def on_page_context(context: dict, page: Page, config: MkDocsConfig, **_: object) -> dict:
+    """The page's Content-Security-Policy (the `<meta>` of main.html), from the theme's scripts only."""
+    page.kw_script_hashes = _with_policy(context, config)
+    return context
+
+
+def on_template_context(context: dict, template_name: str, config: MkDocsConfig) -> dict:
+    """The same policy for the theme's own pages (404.html)."""
+    _theme.templates[template_name] = _with_policy(context, config)
+    return context
+
+
+def _refuse_unknown_scripts(output: str, allowed: frozenset[str], where: str) -> str:
+    unknown = [line for line, text in csp.located_inline_scripts(output) if csp.script_hash(text) not in allowed]
+    if unknown:
+        raise PluginError(f"{where}: an inline script that is not the theme's own reached the built page "
+                          f"(line {unknown[0]} of the HTML); look at the front matter and the overrides.")
+    return output
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
+    """Fail the build on an inline script the theme did not write (front matter, a template, a plugin)."""
+    return _refuse_unknown_scripts(output, page.kw_script_hashes, f"docs/{page.file.src_uri}")
+
+
+def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:
+    """The same for the theme's own pages."""
+    allowed = _theme.templates.get(template_name, frozenset())
+    return _refuse_unknown_scripts(output, allowed, f"theme page {template_name}")
 
 
 @event_priority(-200)  # after static-i18n (-100) has built every language and merged the index
@@ -103,4 +176,5 @@ def on_post_build(config: MkDocsConfig) -> None:
     patch_site(root)
     if "kw_runtime_prepared" in config.extra:
         runtime.install(config.extra["kw_runtime_prepared"], root)
-    csp.write_headers(root)
+    csp.write_headers(root, _theme.hashes)
+    site_files.make_readable(root)

@@ -56,7 +56,8 @@ def open_in_scheme(page, url: str, scheme: str) -> None:
 @pytest.fixture(params=list(SCHEMES))
 def scheme_page(request, browser):
     """A page whose browser prefers the light or the dark colour scheme."""
-    context = browser.new_context(color_scheme=request.param, service_workers="block")
+    # bypass_csp: axe is injected as an inline script, which each page's own policy refuses
+    context = browser.new_context(color_scheme=request.param, service_workers="block", bypass_csp=True)
     tab = context.new_page()
     tab.set_default_timeout(15000)
     tab.scheme = request.param
