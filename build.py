@@ -6,6 +6,7 @@
     python3 build.py test     set up (Chromium included), then the whole test suite
     python3 build.py check    set up, then check both languages, the catalogs, the numbers and the links (as CI)
     python3 build.py bench    set up, then measure the site against its speed budgets (--lighthouse: scores too)
+    python3 build.py smoke    drive the live calculators of an already built site/ as GitHub Pages serves it
     python3 build.py catalogs extract UI strings into i18n/messages.pot and update the da/fr catalogs
     python3 build.py lock     re-resolve requirements.in into requirements.lock (maintainers)
 
@@ -28,6 +29,8 @@ LOCK = ROOT / "requirements.lock"
 NPM_LOCK = ROOT / "package-lock.json"
 SITE = ROOT / "site"
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+# The web servers the hosting tests run (tests/support/hosts.py): executable -> Debian package.
+HOST_SERVERS = {"/usr/sbin/nginx": "nginx", "/usr/sbin/apache2": "apache2"}
 MIN_PYTHON = (3, 11)
 
 
@@ -125,6 +128,18 @@ def ensure_chromium() -> str:
     return found
 
 
+def ensure_host_servers() -> None:
+    """Install Debian's nginx and apache2 when missing (as root, non-interactive): the hosting tests run them."""
+    missing = [package for path, package in HOST_SERVERS.items() if not Path(path).exists()]
+    if missing and can_apt():
+        log(f"installing Debian's {' and '.join(missing)} for the hosting tests")
+        apt_install(*missing)
+        missing = [package for path, package in HOST_SERVERS.items() if not Path(path).exists()]
+    if missing:
+        sys.exit(f"The hosting tests serve the site with Debian's {' and '.join(missing)}: install "
+                 f"{'them' if len(missing) > 1 else 'it'} (sudo apt-get install {' '.join(missing)}).")
+
+
 def setup() -> None:
     """Everything the site build needs: locked Python packages (.venv) and npm packages (node_modules)."""
     ensure_venv()
@@ -160,8 +175,18 @@ def run_with_browser(module: str, *args: str) -> None:
 
 
 def cmd_test(args: argparse.Namespace) -> None:
-    """Set up (Chromium included), then run the whole pytest suite."""
+    """Set up (Chromium, nginx and Apache included), then run the whole pytest suite."""
+    ensure_host_servers()
     run_with_browser("pytest", *args.pytest_args)
+
+
+def cmd_smoke(args: argparse.Namespace) -> None:
+    """Serve a built site as GitHub Pages would (its types, no headers, under a sub-path) and use it live."""
+    site = Path(args.site).resolve()
+    if not (site / "index.html").exists():
+        sys.exit(f"{site} holds no built site: run `python3 build.py build` first.")
+    run_with_browser("pytest", "tests/hosts/test_hosts.py", "--site", str(site),
+                     "-k", "github-pages or travels or readable")
 
 
 def cmd_check(_: argparse.Namespace) -> None:
@@ -208,6 +233,9 @@ def parser() -> argparse.ArgumentParser:
     test.set_defaults(func=cmd_test)
     sub.add_parser("check", help="check languages, catalogs, numbers, claims, links").set_defaults(func=cmd_check)
     sub.add_parser("bench", help="measure the site against its budgets").set_defaults(func=cmd_bench)
+    smoke = sub.add_parser("smoke", help="use the live calculators of a built site as GitHub Pages serves it")
+    smoke.add_argument("site", nargs="?", default=str(SITE))
+    smoke.set_defaults(func=cmd_smoke)
     sub.add_parser("catalogs", help="extract and update the gettext catalogs").set_defaults(func=cmd_catalogs)
     sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
     return top

@@ -113,7 +113,7 @@ EDIT_JS = """async ([field, value]) => {
 PLAIN_BOOT_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain Pyodide boot</title></head>
 <body><script type="module" src="boot.js"></script></body></html>
 """
-PLAIN_BOOT_JS = """import { loadPyodide } from "../%(pyodide)spyodide.mjs";
+PLAIN_BOOT_JS = """import { loadPyodide } from "../%(loader)s";
 const py = await loadPyodide({ indexURL: new URL("../%(pyodide)s", location.href).href,
   lockFileURL: new URL("../%(lock)s", location.href).href });
 py.runPython("1 + 1");

@@ -43,7 +43,11 @@ ROOT = Path(__file__).resolve().parent.parent
 NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
 CACHE = ROOT / "build" / "runtime"
 SNAPSHOT_SCRIPT = Path(__file__).resolve().parent / "snapshot.mjs"
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# npm file name -> served name. The ES modules are served as `.js`: every host maps `.js` to a JavaScript
+# type, while `.mjs` is text/plain on a stock Debian nginx (1.22's mime.types), and browsers refuse a
+# module script of any other type.
+PYODIDE_FILES = {"pyodide.mjs": "pyodide.js", "pyodide.asm.mjs": "pyodide.asm.js",
+                 "pyodide.asm.wasm": "pyodide.asm.wasm", "python_stdlib.zip": "python_stdlib.zip"}
 APP_NAME = "kentino-wiki-runtime"
 BABEL_LOCALES = ("root", "da", "fr")
 SOURCES = ("calculators", "widgets")
@@ -74,6 +78,9 @@ class Runtime:
         """What the page passes to the worker (URLs relative to the site root)."""
         return {
             "pyodide": self.pyodide_url,
+            "loader": self.pyodide_url + PYODIDE_FILES["pyodide.mjs"],
+            "asm": self.pyodide_url + PYODIDE_FILES["pyodide.asm.mjs"],
+            "wasm": self.pyodide_url + PYODIDE_FILES["pyodide.asm.wasm"],
             "lock": self.app_url + "pyodide-lock.json",
             "snapshot": self.app_url + "snapshot.bin",
         }
@@ -231,6 +238,7 @@ def prepare() -> Runtime:
     if not (app_dir / "snapshot.bin").exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix="tmp-", dir=CACHE))
+        work.chmod(0o755)  # mkdtemp's 0700 would follow the folder into site/ (wiki/site_files.py resets it there too)
         try:
             wheels = [build_app_wheel(work), build_babel_wheel(work)]
             write_lock(work, wheels)
@@ -250,16 +258,28 @@ def prepare() -> Runtime:
     return Runtime(version, key, app_dir)
 
 
+def renamed_asm_import(loader: str) -> str:
+    """pyodide.mjs with its one reference to `pyodide.asm.mjs` pointed at the served name."""
+    count = loader.count("pyodide.asm.mjs")
+    if count != 1:
+        raise RuntimeUnavailable(f"pyodide.mjs names pyodide.asm.mjs {count} times, not once: this Pyodide "
+                                 "version loads its module differently; update wiki/runtime.py's renaming.")
+    return loader.replace("pyodide.asm.mjs", PYODIDE_FILES["pyodide.asm.mjs"])
+
+
 def install(runtime: Runtime, site_dir: Path) -> None:
     """Copy the Pyodide core files and the app files into the built site."""
     core = site_dir / runtime.pyodide_url
     core.mkdir(parents=True, exist_ok=True)
-    for name in PYODIDE_FILES:
+    for name, served in PYODIDE_FILES.items():
         if name.endswith(".mjs"):
             # pyodide.mjs names a CDN as its default package source; the worker always passes our own
-            # packageBaseUrl, and the served file must not name a third-party host at all.
-            text = (NODE_PYODIDE / name).read_text(encoding="utf-8")
-            (core / name).write_text(CDN_URL.sub("about:blank", text), encoding="utf-8")
+            # packageBaseUrl, and the served file must not name a third-party host at all. Its loader
+            # imports pyodide.asm.mjs by name (when not handed the module): it gets the served name.
+            text = CDN_URL.sub("about:blank", (NODE_PYODIDE / name).read_text(encoding="utf-8"))
+            if name == "pyodide.mjs":
+                text = renamed_asm_import(text)
+            (core / served).write_text(text, encoding="utf-8")
         else:
-            shutil.copy2(NODE_PYODIDE / name, core / name)
+            shutil.copy2(NODE_PYODIDE / name, core / served)
     shutil.copytree(runtime.app_dir, site_dir / runtime.app_url, dirs_exist_ok=True)

@@ -2,7 +2,7 @@
 // Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
 // streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
 // sets the pace, not their sum.
-// Protocol: page -> {type: "boot", pyodide, lock, snapshot}, then {type: "wasm", module | error};
+// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot}, then {type: "wasm", module | error};
 //           worker -> {type: "ready", via} | {type: "boot-error"}
 //           page -> {type: "view", id, name, inputs, lang}; worker -> {type: "view", id, view}
 // The worker returns plain data (the view of widgets/view.py); the page renders it.
@@ -35,7 +35,7 @@ function failOnWasmWarning(promise) {
 // Started as soon as the worker is asked to boot, all at once: the two module scripts and the snapshot
 // download (the page is already compiling the WebAssembly).
 function startDownloads(config) {
-  const modules = Promise.all([import(`${config.pyodide}pyodide.mjs`), import(`${config.pyodide}pyodide.asm.mjs`)])
+  const modules = Promise.all([import(config.loader), import(config.asm)])
     .then(([{ loadPyodide }, asm]) => ({ loadPyodide, createPyodideModule: asm.default }));
   let sized;
   const allocated = new Promise((resolve) => { sized = resolve; });

@@ -49,6 +49,17 @@ function spawnWorker() {
   return spare;
 }
 
+// compileStreaming insists on the application/wasm type; a host that sends another one (an old
+// mime.types, a bare object store) still gets its bytes compiled, only not while they stream in.
+function compileWasm(href) {
+  return WebAssembly.compileStreaming(fetch(href)).catch(async (error) => {
+    if (!(error instanceof TypeError)) throw error;
+    const response = await fetch(href);
+    if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
+    return WebAssembly.compile(await response.arrayBuffer());
+  });
+}
+
 function startWorker() {
   if (booted) return booted;
   setAll("loading");
@@ -85,12 +96,12 @@ function startWorker() {
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
     const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
     const url = (path) => new URL(path, root).href;
-    worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), lock: url(runtime.lock),
-      snapshot: url(runtime.snapshot) });
+    worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
+      asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot) });
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
     const target = worker;
-    WebAssembly.compileStreaming(fetch(url(`${runtime.pyodide}pyodide.asm.wasm`))).then(
+    compileWasm(url(runtime.wasm)).then(
       (module) => target.postMessage({ type: "wasm", module }),
       (error) => target.postMessage({ type: "wasm", error: String(error?.message ?? error) }),
     );
