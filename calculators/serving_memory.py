@@ -90,6 +90,9 @@ NON_TORCH_PCIE_GIB = 0.35
 NON_TORCH_NVLINK_GIB = 1.79
 NON_TORCH_NVLINK_TP_GIB = 3.58
 NON_TORCH_RANGE_GIB = (0.05, 3.58)
+# By link, the logged ends: PCIe 0.05-0.35, NVLink 1.79 (TP 1) - 3.58 (TP 2).
+NON_TORCH_RANGE_PCIE_GIB = (0.05, 0.35)
+NON_TORCH_RANGE_NVLINK_GIB = (1.79, 3.58)
 
 # Activation peak of the profiling pass: 27 bytes per batched token per unit
 # of hidden size. Fitted on Llama 3.1 8B (hidden 4096), BF16:
@@ -177,19 +180,34 @@ def kv_budget_gib(total_gib: float, nvlink: bool, hidden: int, weights_gib_per_g
     return engine_memory(total_gib, nvlink, hidden, tp, engine, batched_tokens)["usable_gib"] - weights_gib_per_gpu
 
 
-def kv_budget_range_gib(total_gib: float, nvlink: bool, hidden: int, weights_gib_per_gpu: float,
-                        batched_tokens: int | None = None) -> tuple[float, float]:
-    """(low, high) KV budget per GPU (GiB) over the logged engine settings.
+def usable_range_gib(total_gib: float, nvlink: bool, hidden: int,
+                     batched_tokens: int | None = None) -> tuple[float, float]:
+    """(low, high) memory per GPU (GiB) left for weights and KV over the logged engine settings.
 
-    Low: utilization 0.90, the largest non-torch (3.58 GiB) and CUDA graphs
-    (2.41 GiB) inside the budget. High: utilization 0.93, the smallest
-    non-torch (0.05 GiB), no CUDA graphs. The activation peak is the same.
+    Low: utilization 0.90, the largest non-torch memory logged for the link
+    (PCIe 0.35, NVLink 3.58 GiB) and CUDA graphs of 2.41 GiB inside the
+    budget. High: utilization 0.93, the smallest (PCIe 0.05, NVLink 1.79 GiB),
+    no CUDA graphs. The activation peak is the same at both ends.
     """
     tokens = default_batched_tokens(total_gib) if batched_tokens is None else batched_tokens
     act = activation_gib(hidden, tokens)
-    low = total_gib * UTILIZATION_RANGE[0] - NON_TORCH_RANGE_GIB[1] - CUDA_GRAPHS_RANGE_GIB[1] - act
-    high = total_gib * UTILIZATION_RANGE[1] - NON_TORCH_RANGE_GIB[0] - act
+    non_torch = NON_TORCH_RANGE_NVLINK_GIB if nvlink else NON_TORCH_RANGE_PCIE_GIB
+    low = total_gib * UTILIZATION_RANGE[0] - non_torch[1] - CUDA_GRAPHS_RANGE_GIB[1] - act
+    high = total_gib * UTILIZATION_RANGE[1] - non_torch[0] - act
+    return low, high
+
+
+def kv_budget_range_gib(total_gib: float, nvlink: bool, hidden: int, weights_gib_per_gpu: float,
+                        batched_tokens: int | None = None) -> tuple[float, float]:
+    """(low, high) KV budget per GPU (GiB) over the logged engine settings (``usable_range_gib``)."""
+    low, high = usable_range_gib(total_gib, nvlink, hidden, batched_tokens)
     return low - weights_gib_per_gpu, high - weights_gib_per_gpu
+
+
+def usable_range_gb_per_gpu(gpu: Gpu, model: Model) -> tuple[float, float]:
+    """(low, high) of ``usable_gb_per_gpu`` over the logged engine settings (GB, 1e9 bytes)."""
+    low, high = usable_range_gib(gpu_exposed_gib(gpu), gpu.link.startswith("nvlink"), model.hidden)
+    return low * GIB / 1e9, high * GIB / 1e9
 
 
 def usable_gb_per_gpu(gpu: Gpu, model: Model, tp: int = 1, engine: str = DEFAULT_ENGINE) -> float:

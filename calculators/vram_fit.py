@@ -14,7 +14,10 @@ Formulas (sources in assumptions.py and README.md):
 - overhead_gb  = vram_gb - usable_gb;  kv_budget_gb = usable_gb - weights_gb
 - kv_copies    = copies of each token's KV the GPUs hold together: 1, except an
                  MLA latent under attention "tp": one on every GPU
-- max_concurrency = floor(kv_budget / kv per sequence)   (at `context`)
+- max_concurrency = floor(kv_budget / kv per sequence)   (at `context`);
+  max_concurrency_low / _high: the same at the ends of the engine settings'
+  range (serving_memory.usable_range_gib); note verdict_depends_on_engine
+  when the requested concurrency lies between them
 - max_context     = the longest context whose KV cache for `concurrency`
                     requests fits kv_budget (at `concurrency`)
 Verdict, for the requested load (concurrency x context):
@@ -52,6 +55,7 @@ NOTES = (
     "mla_kv_cache",
     "mla_attention",
     "fp8_checkpoint_keeps_bf16",
+    "verdict_depends_on_engine",
     "moe_all_experts_resident",
 )
 
@@ -84,6 +88,8 @@ SPEC = CalculatorSpec(
         Output("kv_gb", "gb", "gb"),
         Output("kv_fits", "bool"),
         Output("max_concurrency", "count", "requests"),
+        Output("max_concurrency_low", "count", "requests"),
+        Output("max_concurrency_high", "count", "requests"),
         Output("max_context", "count", "tokens"),
         Output("total_gb", "gb", "gb"),
         Output("total_share", "ratio", "ratio"),
@@ -166,6 +172,8 @@ def fit(model: Model, precision: str, kv_precision: str, gpu: Gpu, gpus: int,
             max_conc -= 1
         elif budget > 0 and seq_cost * (max_conc + 1) <= budget:
             max_conc += 1
+    # The same at the ends of the engine settings' range (serving_memory.usable_range_gib).
+    ends = [max(0, int((gpus * u - weights) // seq_cost)) for u in S.usable_range_gb_per_gpu(gpu, model)]
     within, kv_fits = fits_in(gpus)
     if not kv_fits:
         verdict = "does_not_fit"  # the requested load does not fit next to the weights
@@ -177,6 +185,7 @@ def fit(model: Model, precision: str, kv_precision: str, gpu: Gpu, gpus: int,
         "vram": vram, "bytes_per_param": bytes_per_param, "weights": weights,
         "overhead": vram - usable, "usable": usable, "budget": budget, "kv_seq": kv_seq,
         "kv_copies": copies, "kv": kv, "max_concurrency": max_conc,
+        "max_concurrency_range": (min(ends[0], max_conc), max(ends[1], max_conc)),
         "max_context": max_context(model, kv_precision, concurrency, budget / copies),
         "within": within, "kv_fits": kv_fits, "verdict": verdict,
         "min_gpus": _min_gpus(model, gpu, weights, kv_seq * concurrency, weights_limit, attention, fits_in),
@@ -239,6 +248,8 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "kv_gb": r(f["kv"], 2),
         "kv_fits": f["kv_fits"],
         "max_concurrency": f["max_concurrency"],
+        "max_concurrency_low": f["max_concurrency_range"][0],
+        "max_concurrency_high": f["max_concurrency_range"][1],
         "max_context": f["max_context"],
         "total_gb": r(f["weights"] + f["kv"] + f["overhead"], 2),
         "total_share": sig((f["weights"] + f["kv"] + f["overhead"]) / vram),
@@ -270,6 +281,10 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
             by = {inp["attention"]: f["max_concurrency"], other: g["max_concurrency"]}
             notes.append(note("mla_attention", attention=inp["attention"], gpus=inp["gpus"],
                               max_concurrency_tp=by["tp"], max_concurrency_dp=by["dp"]))
+    low, high = f["max_concurrency_range"]
+    if low < inp["concurrency"] <= high:
+        notes.append(note("verdict_depends_on_engine", max_concurrency_low=low, max_concurrency_high=high,
+                          concurrency=inp["concurrency"]))
     if inp["precision"] == "fp8" and model.fp8_bf16_params_b:
         notes.append(note("fp8_checkpoint_keeps_bf16", bf16_params_b=r(model.fp8_bf16_params_b, 2),
                           weights_gb=r(fp8_weights_gb(model, "official"), 2)))

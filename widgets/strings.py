@@ -284,6 +284,10 @@ NOTES = {
         "({max_concurrency_tp} requests fit), with data-parallel attention each GPU holds its own requests' "
         "({max_concurrency_dp} fit)."
     ),
+    "verdict_depends_on_engine": N_(
+        "Depending on the serving engine's settings (memory fraction 0.90–0.93, CUDA graphs, NCCL buffers), "
+        "{max_concurrency_low} to {max_concurrency_high} such requests fit: whether {concurrency} do depends on them."
+    ),
     "fp8_checkpoint_keeps_bf16": N_(
         "The official FP8 checkpoint keeps {bf16_params_b} billion parameters in BF16: its weights take "
         "{weights_gb} GB, not one byte per parameter."

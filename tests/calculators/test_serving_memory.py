@@ -47,7 +47,17 @@ def test_small_card_is_not_over_promised() -> None:
     assert at_8k["max_concurrency"] == 4  # the vLLM log: 37,696 tokens = 4.6 requests of 8k
     low, high = S.kv_budget_range_gib(S.gpu_exposed_gib(GPU_BY_ID["l4"]), False, L8.hidden, weights_gib)
     assert low < kv < high
-    assert (round(low, 2), round(high, 2)) == (-1.29, 5.31)
+    assert (round(low, 2), round(high, 2)) == (1.94, 5.31)
+    at_8k = run("vram_fit", {"model": "llama-3.1-8b", "precision": "bf16", "gpu": "l4", "gpus": 1,
+                             "context": 8192, "concurrency": 4})
+    v = at_8k["values"]
+    assert (v["max_concurrency_low"], v["max_concurrency"], v["max_concurrency_high"]) == (1, 4, 5)
+    assert at_8k["notes"][-1] == {"code": "verdict_depends_on_engine", "params": {
+        "max_concurrency_low": 1, "max_concurrency_high": 5, "concurrency": 4}}
+    for gpu in GPU_BY_ID:  # the range always holds the point estimate
+        for model in ("llama-3.1-8b", "llama-3.1-70b", "deepseek-v3"):
+            w = run("vram_fit", {"model": model, "gpu": gpu, "precision": "int4", "context": 4096})["values"]
+            assert w["max_concurrency_low"] <= w["max_concurrency"] <= w["max_concurrency_high"]
 
 
 def test_usable_per_gpu() -> None:
