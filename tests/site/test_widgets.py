@@ -52,11 +52,11 @@ def test_every_embed_is_prerendered_from_calculators_run(site_dir: Path, lang: s
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("da", {"vram_gb": "768 GB", "weights_gb": "406 GB", "weights_share": f"52,8{NBSP}%",
-            "kv_bytes_per_token": "516.096 B", "kv_gb": "541 GB", "kv_budget_gb": "285 GB", "max_concurrency": "16 anmodninger",
-            "max_context": "17.277 tokens"}),
+            "kv_bytes_per_token": "516.096 B", "kv_gb": "541 GB", "kv_budget_gb": "310 GB", "max_concurrency": "18 anmodninger",
+            "max_context": "18.769 tokens"}),
     ("fr", {"vram_gb": f"768{NNBSP}Go", "weights_gb": f"406{NNBSP}Go", "weights_share": f"52,8{NBSP}%",
-            "kv_bytes_per_token": f"516{NNBSP}096{NNBSP}o", "kv_gb": f"541{NNBSP}Go", "kv_budget_gb": f"285{NNBSP}Go",
-            "max_concurrency": f"16{NBSP}requêtes", "max_context": f"17{NNBSP}277{NBSP}tokens"}),
+            "kv_bytes_per_token": f"516{NNBSP}096{NNBSP}o", "kv_gb": f"541{NNBSP}Go", "kv_budget_gb": f"310{NNBSP}Go",
+            "max_concurrency": f"18{NBSP}requêtes", "max_context": f"18{NNBSP}769{NBSP}tokens"}),
 ])
 def test_405b_fp8_fits_the_weights_not_the_workload(site_dir: Path, lang: str, expected: dict[str, str]) -> None:
     page = Page(site_dir / ARTICLE[lang][0])
