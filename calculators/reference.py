@@ -24,7 +24,7 @@ from typing import Any
 
 from . import serving_memory as S
 from .catalog import fabrics as F
-from .catalog.models import MODEL_BY_ID, fp8_weights_gb
+from .catalog.models import MODEL_BY_ID, Model, fp8_weights_gb
 from .registry import run
 from .training_memory import zero_model_states_gb
 
@@ -72,7 +72,13 @@ def _mla_dp_over_tp(model: str, gpus: int, budget_gib: float) -> float:
     return dp / tp
 
 
+def _gqa_per_rank(layers: int, kv_heads: int, head_dim: int, tp: int, kv_bytes: float) -> float:
+    shape = Model("shape", "shape", 0.0, 0.0, layers, 0, 0, kv_heads, head_dim, 0)
+    return S.kv_bytes_per_token_per_gpu(shape, kv_bytes, tp)
+
+
 FUNCTIONS: Mapping[str, Callable[..., Any]] = MappingProxyType({
+    "gqa_kv_bytes_per_rank": _gqa_per_rank,
     "exposed_gib": S.exposed_gib,
     "kv_budget_gib": _kv_budget,
     "mla_dp_over_tp": _mla_dp_over_tp,
@@ -159,6 +165,13 @@ REFERENCES: tuple[Reference, ...] = (
               {"fn": "kv_budget_gib", "args": {"smi_mib": 23034, "nvlink": False, "model": "llama-3.1-8b",
                                                "batched_tokens": 2048}}, tolerance=0.10, calibration=True,
               note="its non-torch memory was 0.05 GiB, ours 0.35"),
+    Reference("sglang-qwen3-235b-tp4-kv-per-rank",
+              "SGLang, Qwen3-235B-A22B on 4 x H100 (TP 4): K + V 2 x 8.23 GiB for 367,404 tokens, per token",
+              round(2 * 8.23 * 2**30 / 367404), "B", "vllm-project/vllm issue #21348 (SGLang startup log)",
+              "https://github.com/vllm-project/vllm/issues/21348",
+              {"fn": "gqa_kv_bytes_per_rank", "args": {"layers": 94, "kv_heads": 4, "head_dim": 128, "tp": 4,
+                                                       "kv_bytes": 2.0}}, tolerance=0.01,
+              note="94 layers, 4 KV heads: one per rank (Qwen/Qwen3-235B-A22B config.json); SGLang's GB are GiB"),
     Reference("sglang-mla-dp-attention", "DeepSeek-V3 on 8 GPUs: tokens held with DP attention / with TP", 8, "×",
               "LMSYS, SGLang v0.4 blog: TP \"will lead to duplicated KV cache\"",
               "https://lmsys.org/blog/2024-12-04-sglang-v0-4/#data-parallelism-attention-for-deepseek-models",

@@ -55,6 +55,7 @@ def test_values_behind_the_table() -> None:
     """A few of the numbers, asserted directly (GiB where the source logs GiB)."""
     by_id = {r.id: R.evaluate(r) for r in R.REFERENCES}
     assert by_id["kv-deepseek-v3-mla"]["ours"] == 70272
+    assert by_id["sglang-qwen3-235b-tp4-kv-per-rank"]["ours"] == 94 * 2 * 1 * 128 * 2  # one KV head per rank
     assert by_id["vllm-h100-8b-kv"]["ours"] == pytest.approx(53.71, abs=0.01)
     assert by_id["vllm-3090-8b-20k"]["ours"] == pytest.approx(3.855, abs=0.001)
     assert by_id["vllm-24gb-8b-128k"]["ours"] == pytest.approx(4.348, abs=0.001)
@@ -69,3 +70,4 @@ def test_readme_table_is_generated() -> None:
     match = re.search(re.escape(START) + r"\n(.*?)" + re.escape(END), text, re.S)
     assert match, "calculators/README.md lacks the reference-table markers"
     assert match.group(1) == R.markdown_table(), "regenerate: python -m calculators.reference"
+    assert f"`reference.py` holds {len(R.REFERENCES)} figures" in text
