@@ -3,8 +3,9 @@
 Conventions
 - ``memory_gb`` is the vendor's nominal capacity, treated as 1e9 bytes like
   every other "GB" in this package (the article does the same: 8 x 96 GB =
-  768 GB). Real capacities are binary-ish and a few per cent larger; the
-  runtime reserve (see ``assumptions.RUNTIME_RESERVE``) absorbs that.
+  768 GB) for ``vram_gb`` and the weights rule. What a serving engine can use
+  is worked out from ``smi_mib`` instead (serving_memory.py): real
+  capacities are binary and differ from the nominal GB by card.
 - ``bf16_tflops`` is *dense* (no 2:4 sparsity) FP16/BF16 tensor throughput.
   NVIDIA's data-center pages quote sparse figures; dense = sparse / 2. For
   the RTX Blackwell cards NVIDIA quotes "AI TOPS" (FP4, sparse); dense BF16 =
