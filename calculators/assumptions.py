@@ -39,13 +39,12 @@ DEFAULT_LORA_RANK = 16
 ACT_BYTES_PER_SBH = 34
 ACT_CHECKPOINT_BYTES_PER_SBH = 2
 
-# --- Runtime reserve ---------------------------------------------------------
-# vLLM budgets gpu_memory_utilization = 0.90 of each GPU by default
-# (https://docs.vllm.ai/en/latest/serving/engine_args.html); the remaining 10 %
-# holds the CUDA context, NCCL buffers and anything outside PyTorch. CUDA
-# graphs and the activation peak are small at these model sizes and are
-# treated as part of that 10 %. The same 10 % is reserved for training
-# (allocator fragmentation, NCCL buffers).
+# --- Runtime reserve (training) ----------------------------------------------
+# Training reserves 10 % of each GPU's nominal memory (allocator fragmentation,
+# NCCL buffers, CUDA context), after vLLM's former default
+# gpu_memory_utilization = 0.90 (https://docs.vllm.ai/en/latest/serving/engine_args.html).
+# Inference (vram_fit) no longer uses it: serving_memory.py models what the
+# engine takes (exposed GiB x 0.92 - non-torch - activation peak - CUDA graphs).
 RUNTIME_RESERVE = 0.10
 
 # The article's working rule: weights at 60-70 % of VRAM.
