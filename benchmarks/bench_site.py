@@ -20,6 +20,11 @@ revalidation), and measures, on this machine:
 
 Prints a table with the budgets that hold and writes `bench-results/bench.json`. `--lighthouse` adds
 Lighthouse 12.2.3 (npm) scores for the article in both languages.
+
+`--network` measures on a reader's line instead (`benchmarks/link.py`: one line shared by every
+connection, a round-trip delay): the first live result of the French article and the plain boot, cold
+and warm, at each of `LINES`, with their ratios against `NETWORK_BUDGETS`; JSON in
+`bench-results/bench-network.json`.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from benchmarks import bench_calculators  # noqa: E402
 from benchmarks.chromium import ARGS as CHROMIUM_ARGS  # noqa: E402
 from benchmarks.chromium import Chromium  # noqa: E402
 from benchmarks.host import REPORT_PATH, Host  # noqa: E402
+from benchmarks.link import Link  # noqa: E402
 from tests.support.html import runtime_config  # noqa: E402
 from wiki.embed import find_embeds  # noqa: E402
 
@@ -57,6 +63,13 @@ BUDGETS = {  # metric: (limit, unit, "max" | "min")
     "bytes_before_interaction_kb": (250, "KB", "max"),
     "build_ratio": (1.5, "×", "max"),
 }
+
+# The reader's lines of `--network`: (Mbit/s or None for unthrottled, round trip in ms).
+LINES = [(5, 40), (10, 40), (50, 20), (None, 0)]
+# Ratios plain boot / ours, in one run: (line, "cold" | "warm") -> at least. Never slower on any line.
+NETWORK_BUDGETS = {((10, 40), "cold"): 1.5, ((10, 40), "warm"): 2.5,
+                   **{(line, kind): 1.0 for line in LINES for kind in ("cold", "warm")
+                      if (line, kind) not in {((10, 40), "cold"), ((10, 40), "warm")}}}
 
 # Served at PROBE_PATH and loaded first in the article's <head> (Host.probe): the visit's timeline in ms
 # since navigation start, POSTed once the first live result (or an error) shows. The reader types at
@@ -272,14 +285,91 @@ def input_latency(playwright, chromium: str, host: Host, edits: int) -> dict[str
 
 def plain_boot(chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
     """A plain Pyodide boot (main thread, no snapshot, no packages) of the same files, cold and warm."""
+    cold, warm = cold_and_warm(chromium, host, host.url + plain_boot_page(site), runs)
+    return {"plain_boot_cold_ms": median([r["first_live"] for r in cold]),
+            "plain_boot_warm_ms": median([r["first_live"] for r in warm])}
+
+
+def plain_boot_page(site: Path) -> str:
+    """Write the plain-boot page into the built site; return its URL path."""
     page_dir = site / "bench-plain-boot"
     page_dir.mkdir(exist_ok=True)
     (page_dir / "index.html").write_text(PLAIN_BOOT_HTML, encoding="utf-8")
     (page_dir / "boot.js").write_text(PLAIN_BOOT_JS % {**runtime_config(site), "report": REPORT_PATH},
                                       encoding="utf-8")
-    cold, warm = cold_and_warm(chromium, host, host.url + "bench-plain-boot/", runs)
-    return {"plain_boot_cold_ms": median([r["first_live"] for r in cold]),
-            "plain_boot_warm_ms": median([r["first_live"] for r in warm])}
+    return "bench-plain-boot/"
+
+
+def network_runs(chromium: str, host: Host, site: Path, runs: int,
+                 lines: list[tuple[float | None, float]]) -> list[dict[str, object]]:
+    """On each line: the French article's first live result and the plain boot, cold and warm."""
+    plain = plain_boot_page(site)
+    host.probe(PROBE_JS, {"/fr/" + ARTICLE})
+    rows = []
+    for mbit, rtt in lines:
+        host.link = Link(mbit, rtt)
+        ours_cold, ours_warm = cold_and_warm(chromium, host, host.url + "fr/" + ARTICLE, runs)
+        failed = [t for t in ours_cold + ours_warm if "error" in t]
+        plain_cold, plain_warm = cold_and_warm(chromium, host, host.url + plain, runs)
+        row = {"line": host.link.name, "mbit_per_s": mbit, "rtt_ms": rtt, "failed_visits": len(failed),
+               "ours_cold_ms": median([t.get("first_live", float("inf")) for t in ours_cold]),
+               "plain_cold_ms": median([t["first_live"] for t in plain_cold]),
+               "ours_warm_ms": median([t.get("first_live", float("inf")) for t in ours_warm]),
+               "plain_warm_ms": median([t["first_live"] for t in plain_warm])}
+        row["speedup_cold"] = round(row["plain_cold_ms"] / row["ours_cold_ms"], 2)
+        row["speedup_warm"] = round(row["plain_warm_ms"] / row["ours_warm_ms"], 2)
+        for kind in ("cold", "warm"):
+            row[f"budget_{kind}"] = NETWORK_BUDGETS[(mbit, rtt), kind]
+            row[f"holds_{kind}"] = row[f"speedup_{kind}"] >= row[f"budget_{kind}"]
+        rows.append(row)
+        print(network_table([row]).splitlines()[-1], flush=True)
+    host.link = None
+    return rows
+
+
+def network_table(rows: list[dict[str, object]]) -> str:
+    """The `--network` report: one line per reader's line, ratios against their budgets."""
+    head = (f"{'line':<20} {'ours cold':>10} {'plain cold':>10} {'×':>6} {'≥':>4}   "
+            f"{'ours warm':>10} {'plain warm':>10} {'×':>6} {'≥':>4}")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        mark = {True: "✓", False: "✗"}
+        lines.append(f"{r['line']:<20} {r['ours_cold_ms']:>8} ms {r['plain_cold_ms']:>7} ms "
+                     f"{r['speedup_cold']:>5}× {r['budget_cold']:>3} {mark[r['holds_cold']]} "
+                     f"{r['ours_warm_ms']:>7} ms {r['plain_warm_ms']:>7} ms {r['speedup_warm']:>5}× "
+                     f"{r['budget_warm']:>3} {mark[r['holds_warm']]}")
+    return "\n".join(lines)
+
+
+def chosen_lines(names: list[str] | None) -> list[tuple[float | None, float]]:
+    """`LINES`, or those of `--line MBIT/RTT` (`none` for unthrottled)."""
+    if not names:
+        return LINES
+    chosen = []
+    for name in names:
+        mbit, _, rtt = name.partition("/")
+        line = (None if mbit == "none" else int(mbit), int(rtt or 0))
+        if line not in LINES:
+            raise SystemExit(f"--line {name}: not one of the budgeted lines {LINES}")
+        chosen.append(line)
+    return chosen
+
+
+def network_main(args: argparse.Namespace, chromium: str) -> int:
+    """`--network`: build once, then the table of `network_runs`; JSON next to the loopback one."""
+    with tempfile.TemporaryDirectory(prefix="kentino-bench-") as tmp:
+        site = Path(tmp) / "site"
+        mkdocs_build(ROOT / "mkdocs.yml", site)
+        with Host(site) as host:
+            rows = network_runs(chromium, host, site, args.runs, chosen_lines(args.line))
+    print()
+    print(network_table(rows))
+    target = args.json.with_name("bench-network.json")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps({"machine": f"{os.cpu_count()} cores", "runs": args.runs, "lines": rows},
+                                 indent=1, ensure_ascii=False), encoding="utf-8")
+    print(f"\nwritten to {target}")
+    return 0
 
 
 def lighthouse(chromium: str, host: Host) -> dict[str, dict[str, int]]:
@@ -336,9 +426,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="visits per median (default 5)")
     parser.add_argument("--edits", type=int, default=120, help="edits for the input latency (default 120)")
     parser.add_argument("--lighthouse", action="store_true", help="also run Lighthouse on the article")
+    parser.add_argument("--network", action="store_true", help="measure on reader's lines (LINES) instead")
+    parser.add_argument("--line", action="append", metavar="MBIT/RTT", help="with --network: only these lines "
+                        "(e.g. 10/40, or none/0 for unthrottled); repeatable")
     parser.add_argument("--json", type=Path, default=ROOT / "bench-results" / "bench.json")
     args = parser.parse_args(argv)
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if args.network:
+        return network_main(args, chromium)
     from playwright.sync_api import sync_playwright
 
     results: dict[str, object] = {"machine": f"{os.cpu_count()} cores", "pyodide": "see package-lock.json"}

@@ -9,6 +9,9 @@ itself), compressed once and kept in memory, and
 `Last-Modified` / `If-Modified-Since` revalidation. It counts the bytes it sends, so a benchmark can
 tell what a visit transferred (a response from the browser's cache never reaches the server).
 
+With a `Link` (`benchmarks/link.py`, `Host.link`), every response waits a round trip and all bytes
+share one line of a given rate, like a reader's access line.
+
 For timing without a debugger in the browser, `probe()` adds a measuring script to chosen pages (a
 `<script src>` first in `<head>`, allowed by the site's own CSP) and collects what it reports (a
 JSON `POST` to `REPORT_PATH`, see `next_report()`).
@@ -29,6 +32,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from benchmarks.link import Link
 from tests.support.server import CONTENT_TYPES, StaticServer
 
 DEFAULT_CACHE = "public, max-age=0, must-revalidate"
@@ -78,7 +82,12 @@ class _Handler(BaseHTTPRequestHandler):
     missing: set[str]  # URL paths answered 404, as if not deployed
     probe: dict[str, object]  # "script": the probe's source, "pages": URL paths that load it
     reports: queue.Queue
+    line: dict[str, Link | None]  # "link": the reader's line, or None for loopback as it is
     protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        super().setup()
+        self._new_connection = True
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
         pass
@@ -134,12 +143,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def _send(self, status: HTTPStatus, headers: dict[str, str], body: bytes, path: str) -> None:
+        link = self.line.get("link")
+        if link:
+            link.wait_round_trip(self._new_connection)
+        self._new_connection = False
         self.send_response(status)
         for name, value in {**headers, "Content-Length": str(len(body))}.items():
             self.send_header(name, value)
         self.end_headers()
         if body and self.command != "HEAD":
-            self.wfile.write(body)
+            if link:
+                link.send(self.wfile, body)
+            else:
+                self.wfile.write(body)
         self.counter.add(path, len(body) + sum(len(k) + len(v) + 4 for k, v in headers.items()) + 17)
 
 
@@ -159,12 +175,22 @@ class Host(StaticServer):
         self.missing: set[str] = set()  # add a URL path to serve it as 404 (`python3 build.py bench` does)
         self._probe: dict[str, object] = {}
         self._reports: queue.Queue = queue.Queue()
+        self._line: dict[str, Link | None] = {"link": None}
         handler = type("Handler", (_Handler,), {"root": root.resolve(), "rules": rules, "counter": self.counter,
                                                 "gzipped": {}, "missing": self.missing, "probe": self._probe,
-                                                "reports": self._reports})
+                                                "reports": self._reports, "line": self._line})
         self.root = root
         self._httpd = _Server(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def link(self) -> Link | None:
+        """The reader's line every response goes through (None: loopback as it is)."""
+        return self._line["link"]
+
+    @link.setter
+    def link(self, link: Link | None) -> None:
+        self._line["link"] = link
 
     def probe(self, script: str, pages: set[str]) -> None:
         """Serve `script` at `PROBE_PATH` and load it first in the HTML of the URL paths `pages`."""

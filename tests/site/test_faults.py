@@ -192,7 +192,7 @@ def test_a_python_exception_shows_the_localized_message_and_the_next_input_recov
 # --- a runtime that never finishes loading ----------------------------------------------------------------
 
 
-def test_a_runtime_that_never_loads_times_out_leaves_the_page_usable_and_recovers(page, server, site_dir) -> None:
+def test_a_runtime_that_stops_loading_is_given_up_leaves_the_page_usable_and_recovers(page, server, site_dir) -> None:
     held: list[str] = []
     snapshot = server.url + runtime_config(site_dir)["snapshot"]
     page.route("**/*.wasm", lambda route: held.append(route.request.url))  # never fulfilled
@@ -208,11 +208,11 @@ def test_a_runtime_that_never_loads_times_out_leaves_the_page_usable_and_recover
         page.wait_for_timeout(50)
     assert snapshot in held and any(u.endswith("/pyodide.asm.wasm") for u in held), held
     started = time.monotonic()
-    page.clock.run_for("00:15")  # the page clock also runs in real time: 15 s + the time above < 20 s
-    assert widget(page, "vram_fit").get_attribute("data-state") == "loading"  # not before the 20 s timeout
-    page.clock.run_for("00:06")
+    page.clock.run_for("00:13")  # the page clock also runs in real time: 13 s + the time above < 15 s
+    assert widget(page, "vram_fit").get_attribute("data-state") == "loading"  # not before 15 s without progress
+    page.clock.run_for("00:03")
     page.wait_for_function(ALL_READY.format("error"), timeout=5000)
-    assert time.monotonic() - started < 5  # 21 s of page time passed in a moment
+    assert time.monotonic() - started < 5  # 16 s of page time passed in a moment
     assert_error_state(page, "da")
     assert root.locator('[data-output="vram_gb"]').text_content() == "768 GB"  # prerendered numbers intact
     assert root.locator('[data-output="verdict"]').text_content() == view(

@@ -3,7 +3,8 @@
 // streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
 // sets the pace, not their sum.
 // Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot}, then {type: "wasm", module | error};
-//           worker -> {type: "ready", via} | {type: "boot-error"}
+//           worker -> {type: "step"} and {type: "progress", loaded, total} while it boots (the page
+//           gives up only when these stop), then {type: "ready", via} | {type: "boot-error", message}
 //           page -> {type: "view", id, name, inputs, lang}; worker -> {type: "view", id, view}
 // The worker returns plain data (the view of widgets/view.py); the page renders it.
 
@@ -41,13 +42,33 @@ function startDownloads(config) {
   const allocated = new Promise((resolve) => { sized = resolve; });
   const snapshot = fetch(config.snapshot).then((response) => {
     if (!response.ok) throw new Error(`snapshot: HTTP ${response.status}`);
-    return readSnapshot(response, sized);
+    return readSnapshot(counting(response), sized);
   });
+  modules.then(() => postMessage({ type: "step" }), () => {});
   // `image`: the (still empty) snapshot image as soon as its size is known; `snapshot`: the same, filled.
   const image = Promise.race([allocated, snapshot]);
   // Awaited later, or never if an earlier step fails (the boot then falls back): not "unhandled".
   for (const promise of [modules, snapshot, image]) promise.catch(() => {});
   return { modules, image, snapshot, wasm: compiledWasm };
+}
+
+// The response with its bytes reported to the page as they arrive (at most every 256 KB): a slow line
+// shows as progress, not as a hang. The snapshot is stored compressed, so Content-Length is its size.
+function counting(response) {
+  const total = Number(response.headers.get("Content-Length")) || 0;
+  let loaded = 0;
+  let reported = 0;
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      if (loaded - reported >= 262144 || loaded === total) {
+        reported = loaded;
+        postMessage({ type: "progress", loaded, total: Math.max(total, loaded) });
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(counter), { headers: response.headers });
 }
 
 // snapshot.bin is the gzip of a sparse image (wiki/runtime.py, sparse()): magic, u32 image length,
@@ -181,6 +202,7 @@ async function boot(config) {
       wasmFailure]);
   } catch (error) {
     if (/wasm|WebAssembly/i.test(error.message)) throw error;
+    postMessage({ type: "step" });
     return { py: await bootPlain(config, downloads), via: "plain" };
   }
 }
@@ -205,6 +227,7 @@ onmessage = async ({ data }) => {
     return;
   }
   if (data.type === "wasm") {
+    postMessage({ type: "step" });
     if (data.module) wasmFromPage.resolve(data.module);
     else wasmFromPage.reject(new Error(`WebAssembly: ${data.error}`));
     return;

@@ -3,11 +3,14 @@
 // module Web Worker per page, started on the first sign of interest in a widget. This file only
 // moves form values to the worker and writes the strings it returns into the [data-output] elements.
 
-const BOOT_TIMEOUT_MS = 20000;
+// A boot is given up only when it stops moving: no byte downloaded and no step of the worker for this
+// long (a slow line keeps moving; a stalled host or a dead worker does not).
+const STALL_MS = 15000;
 const REQUEST_TIMEOUT_MS = 5000; // a live result takes milliseconds; silence means the worker is gone
 const widgets = [...document.querySelectorAll("[data-calculator]")];
 let worker = null;
 let booted = null;
+let abortBoot = null; // aborts the page's own downloads of the boot under way
 let nextId = 1;
 const pending = new Map();
 
@@ -33,7 +36,9 @@ function setAll(state) {
 
 // Forget the worker (crashed, killed, hung or never booted): the next input starts a new one.
 function stopWorker() {
-  worker?.terminate();
+  worker?.terminate(); // its own downloads end with it
+  abortBoot?.();
+  abortBoot = null;
   worker = null;
   booted = null;
   for (const { reject } of pending.values()) reject(new Error("worker stopped"));
@@ -45,33 +50,80 @@ function stopWorker() {
 let spare = null;
 
 function spawnWorker() {
-  spare ??= new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
+  if (!spare) {
+    spare = new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
+    // A script that cannot load fails the worker before anyone asked it anything: remember that.
+    const failed = spare;
+    failed.addEventListener("error", (event) => { failed.kwFailed = event.message || "worker script failed"; });
+  }
   return spare;
 }
 
+// Download progress of the boot, in bytes, shown on every widget (`data-progress`, a share when the
+// sizes are known) and used to tell a slow boot from a stalled one.
+const progress = { page: [0, 0], worker: [0, 0] };
+
+function showProgress() {
+  const loaded = progress.page[0] + progress.worker[0];
+  const total = progress.page[1] + progress.worker[1];
+  const share = total ? Math.min(99, Math.floor((100 * loaded) / total)) : null;
+  for (const widget of widgets) {
+    if (share === null) delete widget.dataset.progress;
+    else widget.dataset.progress = String(share);
+  }
+}
+
 // compileStreaming insists on the application/wasm type; a host that sends another one (an old
-// mime.types, a bare object store) still gets its bytes compiled, only not while they stream in.
-function compileWasm(href) {
-  return WebAssembly.compileStreaming(fetch(href)).catch(async (error) => {
+// mime.types, a bare object store) still gets the bytes compiled, from the copy counted for progress.
+async function compileWasm(href, signal, onProgress) {
+  const response = await fetch(href, { signal });
+  if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
+  const total = Number(response.headers.get("Content-Encoding") ? 0 : response.headers.get("Content-Length")) || 0;
+  const chunks = [];
+  const counted = (async () => {
+    const reader = response.clone().body.getReader();
+    let loaded = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return chunks;
+      chunks.push(value);
+      loaded += value.byteLength;
+      onProgress(loaded, Math.max(total, loaded));
+    }
+  })();
+  try {
+    return await WebAssembly.compileStreaming(response);
+  } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    const response = await fetch(href);
-    if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
-    return WebAssembly.compile(await response.arrayBuffer());
-  });
+    return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
+  }
 }
 
 function startWorker() {
   if (booted) return booted;
   setAll("loading");
   const root = siteBase();
+  const downloads = new AbortController();
+  abortBoot = () => downloads.abort();
+  progress.page = [0, 0];
+  progress.worker = [0, 0];
   const attempt = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("boot timeout")), BOOT_TIMEOUT_MS);
+    let timer = null;
+    const fail = (error) => { clearTimeout(timer); reject(error); };
+    const moved = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => fail(new Error("boot stalled")), STALL_MS);
+    };
+    moved();
     try {
       worker = spawnWorker();
       spare = null;
     } catch (error) {
-      clearTimeout(timer);
-      reject(error);
+      fail(error);
+      return;
+    }
+    if (worker.kwFailed) {
+      fail(new Error(worker.kwFailed));
       return;
     }
     worker.onmessage = ({ data }) => {
@@ -79,8 +131,13 @@ function startWorker() {
         clearTimeout(timer);
         resolve();
       } else if (data.type === "boot-error") {
-        clearTimeout(timer);
-        reject(new Error(data.message));
+        fail(new Error(data.message));
+      } else if (data.type === "progress") {
+        progress.worker = [data.loaded, data.total];
+        showProgress();
+        moved();
+      } else if (data.type === "step") {
+        moved();
       } else if (data.type === "view") {
         const request = pending.get(data.id);
         pending.delete(data.id);
@@ -90,8 +147,7 @@ function startWorker() {
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      clearTimeout(timer);
-      reject(new Error(event.message || "worker error"));
+      fail(new Error(event.message || "worker error"));
     };
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
     const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
@@ -101,14 +157,25 @@ function startWorker() {
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
     const target = worker;
-    compileWasm(url(runtime.wasm)).then(
+    compileWasm(url(runtime.wasm), downloads.signal, (loaded, total) => {
+      progress.page = [loaded, total];
+      showProgress();
+      moved();
+    }).then(
       (module) => target.postMessage({ type: "wasm", module }),
       (error) => target.postMessage({ type: "wasm", error: String(error?.message ?? error) }),
     );
   });
   booted = attempt;
   attempt.then(
-    () => { if (booted === attempt) setAll("ready"); },
+    () => {
+      if (booted !== attempt) return;
+      abortBoot = null;
+      progress.page = [0, 0];
+      progress.worker = [0, 0];
+      showProgress(); // no share shown once live
+      setAll("ready");
+    },
     () => { if (booted === attempt) { stopWorker(); setAll("error"); } },
   );
   return attempt;
