@@ -77,12 +77,29 @@ NETWORK_BUDGETS = {((10, 40), "cold"): 1.5, ((10, 40), "warm"): 2.5,
 PROBE_JS = """
 (() => {
   const marks = {};
+  let sent = false;
+  const send = () => {
+    if (sent) return;
+    sent = true;
+    navigator.sendBeacon("REPORT", JSON.stringify(marks));
+  };
+  // The report waits until the snapshot is kept for the next visit (a plain boot fetches it after the
+  // first result), as a reader who stays on the page would let it; the marks are taken when they happen.
+  const root = document.documentElement;
+  const kept = () => root.dataset.kwRuntime === "kept";
   const mark = (key) => {
     if (key in marks) return;
     marks[key] = performance.now();
     if (key !== "first_live" && key !== "error") return;
     marks.fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
-    navigator.sendBeacon("REPORT", JSON.stringify(marks));
+    if (key === "error" || kept()) return send();
+    new MutationObserver((_, observer) => {
+      if (!kept()) return;
+      observer.disconnect();
+      marks.kept = performance.now();
+      send();
+    }).observe(root, { attributes: true, attributeFilter: ["data-kw-runtime"] });
+    setTimeout(send, 60000);
   };
   document.addEventListener("DOMContentLoaded", () => {
     mark("dcl");

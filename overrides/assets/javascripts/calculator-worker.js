@@ -2,9 +2,11 @@
 // Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
 // streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
 // sets the pace, not their sum.
-// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot}, then {type: "wasm", module | error};
+// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot, stdlib, wheels, fast, keep}, then
+//           {type: "wasm", module | error};
 //           worker -> {type: "step"} and {type: "progress", loaded, total} while it boots (the page
-//           gives up only when these stop), then {type: "ready", via} | {type: "boot-error", message}
+//           gives up only when these stop), then {type: "ready", via} | {type: "boot-error", message};
+//           {type: "kept"} once the snapshot is in the HTTP cache (booted from it, or fetched after)
 //           page -> {type: "view", id, name, inputs, lang}; worker -> {type: "view", id, view}
 // The worker returns plain data (the view of widgets/view.py); the page renders it.
 
@@ -18,7 +20,7 @@ let python = null;
 let wasmFromPage;
 const compiledWasm = new Promise((resolve, reject) => { wasmFromPage = { resolve, reject }; });
 compiledWasm.catch(() => {});
-let restoreFiles = null; // after a snapshot boot: puts the stdlib and the wheels' files back, on demand
+let restoreFiles = null; // puts back files the boot left out (the whole stdlib...), on demand
 
 // Pyodide only console.warn()s when WebAssembly fails to instantiate (for instance a .wasm served
 // with the wrong MIME type) and loadPyodide() then never settles: turn that into a rejection.
@@ -33,17 +35,29 @@ function failOnWasmWarning(promise) {
   return Promise.race([promise, failed]).finally(() => { console.warn = warn; });
 }
 
-// Started as soon as the worker is asked to boot, all at once: the two module scripts and the snapshot
-// download (the page is already compiling the WebAssembly).
-function startDownloads(config) {
+// The snapshot as this browser already holds it (HTTP cache), or null: only-if-cached never touches
+// the network.
+async function cachedSnapshot(config) {
+  try {
+    const response = await fetch(config.snapshot, { cache: "only-if-cached", mode: "same-origin" });
+    return response.ok ? response : null;
+  } catch {
+    return null;
+  }
+}
+
+// Started as soon as the worker is asked to boot, all at once: the two module scripts and, for a
+// snapshot boot, the snapshot (the page is already compiling the WebAssembly).
+function startDownloads(config, snapshotResponse) {
   const modules = Promise.all([import(config.loader), import(config.asm)])
     .then(([{ loadPyodide }, asm]) => ({ loadPyodide, createPyodideModule: asm.default }));
   let sized;
   const allocated = new Promise((resolve) => { sized = resolve; });
-  const snapshot = fetch(config.snapshot).then((response) => {
-    if (!response.ok) throw new Error(`snapshot: HTTP ${response.status}`);
-    return readSnapshot(counting(response), sized);
-  });
+  const snapshot = !snapshotResponse ? Promise.reject(new Error("snapshot: not this boot's"))
+    : snapshotResponse.then((response) => {
+      if (!response.ok) throw new Error(`snapshot: HTTP ${response.status}`);
+      return readSnapshot(counting(response), sized);
+    });
   modules.then(() => postMessage({ type: "step" }), () => {});
   // `image`: the (still empty) snapshot image as soon as its size is known; `snapshot`: the same, filled.
   const image = Promise.race([allocated, snapshot]);
@@ -176,13 +190,25 @@ async function bootFromSnapshot(config, downloads) {
   return py;
 }
 
+// A plain boot with the trimmed standard library (wiki/runtime.py): the modules our code imports. If a
+// call ever needs another one, the whole library is fetched and the call retried (restoreFiles).
 async function bootPlain(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
   const py = await failOnWasmWarning(loadPyodide({
     indexURL: config.pyodide, lockFileURL: config.lock, packageBaseUrl: new URL(".", config.lock).href,
+    stdLibURL: config.stdlib,
     createPyodideModule: (settings) => withCompiledWasm(downloads.wasm, () => createPyodideModule(settings)),
     packages: PACKAGES,
   }));
+  restoreFiles = async () => {
+    const stdlib = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
+    const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
+    py.FS.writeFile(`/lib/python${major}${minor}.zip`, new Uint8Array(stdlib));
+    py.runPython(`import importlib, sys, zipimport
+getattr(zipimport, "_zip_directory_cache", {}).clear()
+sys.path_importer_cache.clear()
+importlib.invalidate_caches()`);
+  };
   py.runPython(`
 import json, widgets
 
@@ -193,18 +219,38 @@ def _kw_view(payload):
   return py;
 }
 
+// Which boot: the snapshot when this browser has it already, or when the page found the line fast
+// enough that 7 MB of snapshot cost less than Python's start-up (config.fast); otherwise a plain boot,
+// which moves ~5 MB less, and the snapshot is fetched afterwards for the next visit (config.keep).
 async function boot(config) {
-  const downloads = startDownloads(config);
+  const cached = await cachedSnapshot(config);
+  const snapshotResponse = cached ? Promise.resolve(cached) : config.fast ? fetch(config.snapshot) : null;
+  const downloads = startDownloads(config, snapshotResponse);
+  if (!snapshotResponse) {
+    // What a plain boot fetches only once Python is up, fetched now (into the HTTP cache, where Pyodide
+    // then finds it): the line keeps busy while the .wasm compiles and Python starts.
+    for (const url of [config.stdlib, ...config.wheels]) fetch(url).then((r) => r.arrayBuffer()).catch(() => {});
+  }
   // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
   const wasmFailure = downloads.wasm.then(() => new Promise(() => {}));
-  try {
-    return await Promise.race([bootFromSnapshot(config, downloads).then((py) => ({ py, via: "snapshot" })),
-      wasmFailure]);
-  } catch (error) {
-    if (/wasm|WebAssembly/i.test(error.message)) throw error;
-    postMessage({ type: "step" });
-    return { py: await bootPlain(config, downloads), via: "plain" };
+  if (snapshotResponse) {
+    try {
+      const py = await Promise.race([bootFromSnapshot(config, downloads), wasmFailure]);
+      return { py, via: "snapshot", kept: true };
+    } catch (error) {
+      if (/wasm|WebAssembly/i.test(error.message)) throw error;
+      postMessage({ type: "step" });
+    }
   }
+  return { py: await Promise.race([bootPlain(config, downloads), wasmFailure]), via: "plain", kept: false };
+}
+
+// After a plain boot: the snapshot into the HTTP cache, for the next page and the next visit.
+async function keepSnapshot(config) {
+  const response = await fetch(config.snapshot);
+  if (!response.ok) return;
+  await response.arrayBuffer();
+  postMessage({ type: "kept" });
 }
 
 let viewFunction = null; // the Python function _kw_view, looked up once
@@ -217,10 +263,12 @@ function view(request) {
 onmessage = async ({ data }) => {
   if (data.type === "boot") {
     try {
-      const { py, via } = await boot(data);
+      const { py, via, kept } = await boot(data);
       python = py;
       globalThis.pyodide = py; // for diagnosis from the browser's dev tools (and the fault tests)
       postMessage({ type: "ready", via });
+      if (kept) postMessage({ type: "kept" });
+      else if (data.keep) keepSnapshot(data).catch(() => {});
     } catch (error) {
       postMessage({ type: "boot-error", message: String(error?.message ?? error) });
     }

@@ -59,6 +59,25 @@ function spawnWorker() {
   return spare;
 }
 
+// Bytes per millisecond above which the 7 MB snapshot arrives sooner than a plain boot's Python start-up
+// (~2 s of CPU here) is done: ~20 Mbit/s (bench --network: the two cross between 10 and 50 Mbit/s).
+const FAST_LINE = 2500;
+
+// How fast this page's own files came (Resource Timing of what the page has loaded so far, same origin),
+// and what the reader asked for: Save-Data or a 2G connection means no snapshot now and none for later.
+function lineSpeed() {
+  const connection = navigator.connection;
+  if (connection?.saveData || /2g/.test(connection?.effectiveType ?? "")) return { fast: false, keep: false };
+  let bytes = 0;
+  let ms = 0;
+  for (const entry of performance.getEntriesByType("resource").concat(performance.getEntriesByType("navigation"))) {
+    if (entry.transferSize < 8192 || !entry.responseStart) continue; // small or from the cache: says nothing
+    bytes += entry.transferSize;
+    ms += Math.max(0, entry.responseEnd - entry.responseStart);
+  }
+  return { fast: bytes > 0 && bytes / Math.max(ms, 0.5) >= FAST_LINE, keep: true };
+}
+
 // Download progress of the boot, in bytes, shown on every widget (`data-progress`, a share when the
 // sizes are known) and used to tell a slow boot from a stalled one.
 const progress = { page: [0, 0], worker: [0, 0] };
@@ -75,10 +94,9 @@ function showProgress() {
 
 // compileStreaming insists on the application/wasm type; a host that sends another one (an old
 // mime.types, a bare object store) still gets the bytes compiled, from the copy counted for progress.
-async function compileWasm(href, signal, onProgress) {
+async function compileWasm(href, total, signal, onProgress) {
   const response = await fetch(href, { signal });
   if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
-  const total = Number(response.headers.get("Content-Encoding") ? 0 : response.headers.get("Content-Length")) || 0;
   const chunks = [];
   const counted = (async () => {
     const reader = response.clone().body.getReader();
@@ -129,6 +147,7 @@ function startWorker() {
     worker.onmessage = ({ data }) => {
       if (data.type === "ready") {
         clearTimeout(timer);
+        document.documentElement.dataset.kwBoot = data.via; // "snapshot" or "plain": for diagnosis
         resolve();
       } else if (data.type === "boot-error") {
         fail(new Error(data.message));
@@ -138,6 +157,8 @@ function startWorker() {
         moved();
       } else if (data.type === "step") {
         moved();
+      } else if (data.type === "kept") {
+        document.documentElement.dataset.kwRuntime = "kept"; // the next page or visit boots from the snapshot
       } else if (data.type === "view") {
         const request = pending.get(data.id);
         pending.delete(data.id);
@@ -152,12 +173,14 @@ function startWorker() {
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
     const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
     const url = (path) => new URL(path, root).href;
+    const line = lineSpeed();
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
-      asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot) });
+      asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
+      wheels: (runtime.wheels || []).map(url), fast: line.fast, keep: line.keep });
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
     const target = worker;
-    compileWasm(url(runtime.wasm), downloads.signal, (loaded, total) => {
+    compileWasm(url(runtime.wasm), runtime.wasm_bytes || 0, downloads.signal, (loaded, total) => {
       progress.page = [loaded, total];
       showProgress();
       moved();
