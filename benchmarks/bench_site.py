@@ -81,6 +81,7 @@ PROBE_JS = """
   const send = () => {
     if (sent) return;
     sent = true;
+    marks.boot = document.documentElement.dataset.kwBoot ?? null; // "snapshot" or "plain"
     navigator.sendBeacon("REPORT", JSON.stringify(marks));
   };
   // The report waits until the snapshot is kept for the next visit (a plain boot fetches it after the

@@ -2,7 +2,7 @@
 // Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
 // streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
 // sets the pace, not their sum.
-// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot, stdlib, wheels, fast, keep}, then
+// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot, stdlib, wheels, snapshot_now, keep}, then
 //           {type: "wasm", module | error};
 //           worker -> {type: "step"} and {type: "progress", loaded, total} while it boots (the page
 //           gives up only when these stop), then {type: "ready", via} | {type: "boot-error", message};
@@ -219,18 +219,46 @@ def _kw_view(payload):
   return py;
 }
 
-// Which boot: the snapshot when this browser has it already, or when the page found the line fast
-// enough that 7 MB of snapshot cost less than Python's start-up (config.fast); otherwise a plain boot,
-// which moves ~5 MB less, and the snapshot is fetched afterwards for the next visit (config.keep).
+// The snapshot's download, given up when the line is too slow for it: if its first WINDOW_MS bring less
+// than WINDOW_BYTES (1.2 MB/s of a line it shares with the .wasm: ~20 Mbit/s), 7 MB of snapshot would
+// cost more than the ~1 s of Python start-up it saves, and a plain boot moves ~5 MB less (bench
+// --network: the two cross between 10 and 50 Mbit/s). A line's speed shows only on a large file.
+const WINDOW_MS = 250;
+const WINDOW_BYTES = 300000;
+
+function snapshotUnlessSlow(config) {
+  const stop = new AbortController();
+  const response = fetch(config.snapshot, { signal: stop.signal }).then((answer) => {
+    if (!answer.ok) return answer;
+    let received = 0;
+    const measured = new TransformStream({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const total = Number(answer.headers.get("Content-Length")) || Infinity;
+    setTimeout(() => { if (received < Math.min(WINDOW_BYTES, total)) stop.abort(new Error("snapshot: slow line")); },
+      WINDOW_MS);
+    return new Response(answer.body.pipeThrough(measured), { headers: answer.headers });
+  });
+  return response;
+}
+
+// What a plain boot fetches only once Python is up, fetched at once (into the HTTP cache, where Pyodide
+// then finds it): the line keeps busy while the .wasm compiles and Python starts.
+function prefetchPlain(config) {
+  for (const url of [config.stdlib, ...config.wheels]) fetch(url).then((r) => r.arrayBuffer()).catch(() => {});
+}
+
+// Which boot: the snapshot when this browser has it already, or when the line brings it fast enough
+// (snapshotUnlessSlow; not tried under Save-Data or on 2G: config.snapshot_now false); otherwise a plain
+// boot, which moves ~5 MB less, and the snapshot is fetched afterwards for the next visit (config.keep).
 async function boot(config) {
   const cached = await cachedSnapshot(config);
-  const snapshotResponse = cached ? Promise.resolve(cached) : config.fast ? fetch(config.snapshot) : null;
+  const snapshotResponse = cached ? Promise.resolve(cached)
+    : config.snapshot_now ? snapshotUnlessSlow(config) : null;
   const downloads = startDownloads(config, snapshotResponse);
-  if (!snapshotResponse) {
-    // What a plain boot fetches only once Python is up, fetched now (into the HTTP cache, where Pyodide
-    // then finds it): the line keeps busy while the .wasm compiles and Python starts.
-    for (const url of [config.stdlib, ...config.wheels]) fetch(url).then((r) => r.arrayBuffer()).catch(() => {});
-  }
   // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
   const wasmFailure = downloads.wasm.then(() => new Promise(() => {}));
   if (snapshotResponse) {
@@ -242,6 +270,7 @@ async function boot(config) {
       postMessage({ type: "step" });
     }
   }
+  prefetchPlain(config);
   return { py: await Promise.race([bootPlain(config, downloads), wasmFailure]), via: "plain", kept: false };
 }
 

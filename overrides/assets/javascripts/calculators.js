@@ -59,23 +59,13 @@ function spawnWorker() {
   return spare;
 }
 
-// Bytes per millisecond above which the 7 MB snapshot arrives sooner than a plain boot's Python start-up
-// (~2 s of CPU here) is done: ~20 Mbit/s (bench --network: the two cross between 10 and 50 Mbit/s).
-const FAST_LINE = 2500;
-
-// How fast this page's own files came (Resource Timing of what the page has loaded so far, same origin),
-// and what the reader asked for: Save-Data or a 2G connection means no snapshot now and none for later.
-function lineSpeed() {
+// What the reader asked for: Save-Data or a 2G connection means no snapshot now and none for later.
+// Whether the line is fast enough for the snapshot is the worker's to find out (its first bytes tell;
+// the page's own small files do not: a 35 KB bundle "takes" ~15 ms even on loopback).
+function lineChoice() {
   const connection = navigator.connection;
-  if (connection?.saveData || /2g/.test(connection?.effectiveType ?? "")) return { fast: false, keep: false };
-  let bytes = 0;
-  let ms = 0;
-  for (const entry of performance.getEntriesByType("resource").concat(performance.getEntriesByType("navigation"))) {
-    if (entry.transferSize < 8192 || !entry.responseStart) continue; // small or from the cache: says nothing
-    bytes += entry.transferSize;
-    ms += Math.max(0, entry.responseEnd - entry.responseStart);
-  }
-  return { fast: bytes > 0 && bytes / Math.max(ms, 0.5) >= FAST_LINE, keep: true };
+  const frugal = Boolean(connection?.saveData) || /2g/.test(connection?.effectiveType ?? "");
+  return { snapshotNow: !frugal, keep: !frugal };
 }
 
 // Download progress of the boot, in bytes, shown on every widget (`data-progress`, a share when the
@@ -92,29 +82,29 @@ function showProgress() {
   }
 }
 
-// compileStreaming insists on the application/wasm type; a host that sends another one (an old
-// mime.types, a bare object store) still gets the bytes compiled, from the copy counted for progress.
+// The .wasm, compiled while it downloads (its bytes counted for the progress). compileStreaming insists
+// on the application/wasm type; a host that sends another one (an old mime.types, a bare object store)
+// still gets the bytes compiled, once they are all there.
 async function compileWasm(href, total, signal, onProgress) {
   const response = await fetch(href, { signal });
   if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
+  const streaming = (response.headers.get("Content-Type") || "").startsWith("application/wasm");
+  const source = streaming ? response.clone() : response;
   const chunks = [];
   const counted = (async () => {
-    const reader = response.clone().body.getReader();
+    const reader = source.body.getReader();
     let loaded = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return chunks;
-      chunks.push(value);
+      if (!streaming) chunks.push(value);
       loaded += value.byteLength;
       onProgress(loaded, Math.max(total, loaded));
     }
   })();
-  try {
-    return await WebAssembly.compileStreaming(response);
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
-  }
+  if (!streaming) return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
+  counted.catch(() => {});
+  return WebAssembly.compileStreaming(response);
 }
 
 function startWorker() {
@@ -173,10 +163,10 @@ function startWorker() {
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
     const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
     const url = (path) => new URL(path, root).href;
-    const line = lineSpeed();
+    const line = lineChoice();
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
       asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
-      wheels: (runtime.wheels || []).map(url), fast: line.fast, keep: line.keep });
+      wheels: (runtime.wheels || []).map(url), snapshot_now: line.snapshotNow, keep: line.keep });
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
     const target = worker;
