@@ -196,32 +196,29 @@ def write_empty_stdlib(out: Path) -> Path:
     return path
 
 
+def run_node_script(script: Path, output: Path, wheels: list[Path], what: str) -> Path:
+    """Run one of our Node scripts (`node SCRIPT OUTPUT WHEEL...`, the npm `pyodide`); return OUTPUT."""
+    node = shutil.which("node")
+    if not node:
+        raise RuntimeUnavailable(f"Node.js is needed to {what}: install Debian's `nodejs`.")
+    result = subprocess.run([node, str(script), str(output), *map(str, wheels)], cwd=ROOT,
+                            capture_output=True, text=True)
+    if result.returncode != 0 or not output.exists():
+        raise RuntimeUnavailable(f"could not {what}:\n{result.stdout}\n{result.stderr}")
+    return output
+
+
 def write_trimmed_stdlib(out: Path, wheels: list[Path]) -> Path:
     """`stdlib.zip`: the members of Pyodide's python_stdlib.zip that a plain boot of our wheels imports,
     as bytecode (`wiki/stdlib_trim.mjs`): 1.5 MB instead of 2.5 MB, and no compiling at boot. The
     worker boots with it when the snapshot is not worth downloading, and fetches the whole standard
     library if a call ever needs more."""
-    node = shutil.which("node")
-    if not node:
-        raise RuntimeUnavailable("Node.js is needed to trim the standard library: install Debian's `nodejs`.")
-    target = out / "stdlib.zip"
-    result = subprocess.run([node, str(STDLIB_SCRIPT), str(target), *map(str, wheels)], cwd=ROOT,
-                            capture_output=True, text=True)
-    if result.returncode != 0 or not target.exists():
-        raise RuntimeUnavailable(f"trimming the standard library failed:\n{result.stdout}\n{result.stderr}")
-    return target
+    return run_node_script(STDLIB_SCRIPT, out / "stdlib.zip", wheels, "trim the standard library")
 
 
 def make_snapshot(out: Path, wheels: list[Path]) -> Path:
     """Run `wiki/snapshot.mjs` under Node: install the wheels, pre-warm, write `snapshot.bin`."""
-    node = shutil.which("node")
-    if not node:
-        raise RuntimeUnavailable("Node.js is needed to make the Pyodide snapshot: install Debian's `nodejs`.")
-    raw = out / "snapshot.raw"
-    result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(raw), *map(str, wheels)], cwd=ROOT,
-                            capture_output=True, text=True)
-    if result.returncode != 0 or not raw.exists():
-        raise RuntimeUnavailable(f"the Pyodide snapshot failed:\n{result.stdout}\n{result.stderr}")
+    raw = run_node_script(SNAPSHOT_SCRIPT, out / "snapshot.raw", wheels, "make the Pyodide snapshot")
     target = out / "snapshot.bin"
     # Compressed here, not by the host: hosts leave application/octet-stream alone (18 MB → 7 MB).
     target.write_bytes(gzip.compress(sparse(raw.read_bytes()), compresslevel=9, mtime=0))
