@@ -107,3 +107,29 @@ def test_a_slow_line_boots_plain_keeps_the_snapshot_and_the_next_visit_starts_fr
             wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
     finally:
         context.close()
+
+
+def test_a_call_that_needs_more_of_the_standard_library_than_the_trimmed_one_gets_it(
+        page, server, site_dir: Path) -> None:
+    """A plain boot carries only the modules our code imports (stdlib.zip); a call that needs another
+    one makes the worker fetch the whole library and answer all the same."""
+    from tests.site.test_faults import calculator_worker, open_live
+
+    page.route(server.url + runtime_config(site_dir)["snapshot"], lambda route: route.fulfill(status=404))
+    open_live(page, server.url + "scale-out/")
+    assert page.locator("html").get_attribute("data-kw-boot") == "plain"
+    assert not any(u.endswith("/python_stdlib.zip") for u in page.requested_urls)
+    # A view that imports a module stdlib.zip does not have (as a future calculator might).
+    calculator_worker(page).evaluate("""() => pyodide.runPython(`
+import widgets
+_view = widgets.view
+def _needs_more(*args, **kwargs):
+    import xml.dom.minidom
+    return _view(*args, **kwargs)
+widgets.view = _needs_more
+`)""")
+    set_value(page, "vram_fit", "gpus", "16")
+    expected = view("vram_fit", form_values(page, "vram_fit"), "da")
+    wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
+    assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
+    assert any(u.endswith("/python_stdlib.zip") for u in page.requested_urls)
