@@ -9,7 +9,6 @@ server adds (the only way to see a violation inside the calculator's worker).
 
 from __future__ import annotations
 
-import fnmatch
 import html
 import json
 import re
@@ -21,6 +20,8 @@ import pytest
 from tests.site.test_browser import search
 from tests.site.test_live import CHANGES, set_value, widget
 from tests.support.html import url_paths
+from tests.support import hosts
+from tests.support.hosts import HeadersHandler
 from tests.support.server import StaticServer, _Handler
 from widgets import view
 from wiki import csp
@@ -68,32 +69,14 @@ def test_headers_file_is_shipped_with_a_strict_policy(site_dir: Path) -> None:
     assert len(csp.inline_scripts((site_dir / "index.html").read_text(encoding="utf-8"))) == 4
 
 
-def headers_handler(site_dir: Path, reports: list[dict]) -> type[_Handler]:
+def headers_handler(site_dir: Path, reports: list[dict]) -> type[HeadersHandler]:
     """A handler that sends the headers of `site_dir/_headers` and records CSP reports."""
-    rules = csp.read_headers((site_dir / "_headers").read_text(encoding="utf-8"))
+    # no .wasm type of its own: the _headers file gives it
+    shipped = hosts.headers_handler(site_dir, {**_Handler.extensions_map, ".wasm": "application/octet-stream"})
 
-    class ShippedHeaders(_Handler):
-        # no .wasm type of its own: the _headers file gives it
-        extensions_map = {**_Handler.extensions_map, ".wasm": "application/octet-stream"}
-
-        def _matching(self) -> dict[str, str]:
-            path = self.path.split("?")[0]
-            found: dict[str, str] = {}
-            for pattern, headers in rules:
-                if fnmatch.fnmatchcase(path, pattern):
-                    found.update(headers)
-            return found
-
-        def guess_type(self, path: str) -> str:
-            return self._matching().get("Content-Type") or super().guess_type(path)
-
-        def end_headers(self) -> None:
-            for name, value in self._matching().items():
-                if name == "Content-Security-Policy":
-                    value += f"; report-uri {REPORT_PATH}"
-                if name != "Content-Type":
-                    self.send_header(name, value)
-            super().end_headers()
+    class ShippedHeaders(shipped):
+        def header_value(self, name: str, value: str) -> str:
+            return value + f"; report-uri {REPORT_PATH}" if name == "Content-Security-Policy" else value
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))

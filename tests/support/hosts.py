@@ -181,6 +181,7 @@ def http_server(docroot: Path) -> Iterator[str]:
         yield url
 
 
+@functools.cache
 def mime_db_types() -> dict[str, str]:
     """Extension -> type as mime-db gives it (an IANA-registered type wins over the others)."""
     rank = {"iana": 0, "apache": 1, "nginx": 2}
@@ -206,8 +207,8 @@ class _PagesHandler(_Quiet):
         return self.extensions_map.get(Path(path).suffix.lower(), "application/octet-stream")
 
 
-class _HeadersHandler(_Quiet):
-    """The rules of the site's `_headers` file on top of mime-db's types (Netlify, Cloudflare Pages)."""
+class HeadersHandler(_Quiet):
+    """The rules of the site's `_headers` file on top of a table of types (Netlify, Cloudflare Pages)."""
 
     rules: list[tuple[str, dict[str, str]]] = []
     prefix = "/"
@@ -220,14 +221,25 @@ class _HeadersHandler(_Quiet):
                 found.update(headers)
         return found
 
+    def header_value(self, name: str, value: str) -> str:
+        """The value sent for a header of `_headers` (a test may add to it)."""
+        return value
+
     def guess_type(self, path: str) -> str:
-        return self._matching().get("Content-Type") or _PagesHandler.guess_type(self, path)
+        return self._matching().get("Content-Type") or super().guess_type(path)  # the table, then mimetypes
 
     def end_headers(self) -> None:
         for name, value in self._matching().items():
             if name != "Content-Type":
-                self.send_header(name, value)
+                self.send_header(name, self.header_value(name, value))
         super().end_headers()
+
+
+def headers_handler(site: Path, types: dict[str, str], sub_path: str = "") -> type[HeadersHandler]:
+    """A handler class that serves with the rules of `site/_headers` and, for the rest, `types`."""
+    rules = read_headers((site / "_headers").read_text(encoding="utf-8"))
+    return type("Headers", (HeadersHandler,), {
+        "extensions_map": types, "rules": rules, "prefix": f"/{sub_path}/" if sub_path else "/"})
 
 
 @contextlib.contextmanager
@@ -253,10 +265,7 @@ def github_pages(docroot: Path) -> Iterator[str]:
 @contextlib.contextmanager
 def netlify(docroot: Path, site: Path, sub_path: str = "") -> Iterator[str]:
     """A host that applies `site/_headers` (Netlify, Cloudflare Pages); yields its base URL."""
-    rules = read_headers((site / "_headers").read_text(encoding="utf-8"))
-    handler = type("Headers", (_HeadersHandler,), {
-        "extensions_map": mime_db_types(), "rules": rules, "prefix": f"/{sub_path}/" if sub_path else "/"})
-    with _threaded(handler, docroot) as url:
+    with _threaded(headers_handler(site, mime_db_types(), sub_path), docroot) as url:
         yield url
 
 

@@ -2,7 +2,7 @@
 // Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
 // streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
 // sets the pace, not their sum.
-// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot, stdlib, wheels, snapshot_now, keep}, then
+// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot, stdlib, wheels, frugal}, then
 //           {type: "wasm", module | error};
 //           worker -> {type: "step"} and {type: "progress", loaded, total} while it boots (the page
 //           gives up only when these stop), then {type: "ready", via} | {type: "boot-error", message};
@@ -252,12 +252,12 @@ function prefetchPlain(config) {
 }
 
 // Which boot: the snapshot when this browser has it already, or when the line brings it fast enough
-// (snapshotUnlessSlow; not tried under Save-Data or on 2G: config.snapshot_now false); otherwise a plain
-// boot, which moves ~5 MB less, and the snapshot is fetched afterwards for the next visit (config.keep).
+// (snapshotUnlessSlow); otherwise a plain boot, which moves ~5 MB less, and the snapshot is fetched
+// afterwards for the next visit. Under Save-Data or on 2G (config.frugal) neither is fetched.
 async function boot(config) {
   const cached = await cachedSnapshot(config);
   const snapshotResponse = cached ? Promise.resolve(cached)
-    : config.snapshot_now ? snapshotUnlessSlow(config) : null;
+    : config.frugal ? null : snapshotUnlessSlow(config);
   const downloads = startDownloads(config, snapshotResponse);
   // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
   const wasmFailure = downloads.wasm.then(() => new Promise(() => {}));
@@ -297,7 +297,7 @@ onmessage = async ({ data }) => {
       globalThis.pyodide = py; // for diagnosis from the browser's dev tools (and the fault tests)
       postMessage({ type: "ready", via });
       if (kept) postMessage({ type: "kept" });
-      else if (data.keep) keepSnapshot(data).catch(() => {});
+      else if (!data.frugal) keepSnapshot(data).catch(() => {});
     } catch (error) {
       postMessage({ type: "boot-error", message: String(error?.message ?? error) });
     }

@@ -62,15 +62,20 @@ function spawnWorker() {
 // What the reader asked for: Save-Data or a 2G connection means no snapshot now and none for later.
 // Whether the line is fast enough for the snapshot is the worker's to find out (its first bytes tell;
 // the page's own small files do not: a 35 KB bundle "takes" ~15 ms even on loopback).
-function lineChoice() {
+function frugal() {
   const connection = navigator.connection;
-  const frugal = Boolean(connection?.saveData) || /2g/.test(connection?.effectiveType ?? "");
-  return { snapshotNow: !frugal, keep: !frugal };
+  return Boolean(connection?.saveData) || /2g/.test(connection?.effectiveType ?? "");
 }
 
 // Download progress of the boot, in bytes, shown on every widget (`data-progress`, a share when the
 // sizes are known) and used to tell a slow boot from a stalled one.
 const progress = { page: [0, 0], worker: [0, 0] };
+
+function resetProgress() {
+  progress.page = [0, 0];
+  progress.worker = [0, 0];
+  showProgress();
+}
 
 function showProgress() {
   const loaded = progress.page[0] + progress.worker[0];
@@ -113,8 +118,7 @@ function startWorker() {
   const root = siteBase();
   const downloads = new AbortController();
   abortBoot = () => downloads.abort();
-  progress.page = [0, 0];
-  progress.worker = [0, 0];
+  resetProgress();
   const attempt = new Promise((resolve, reject) => {
     let timer = null;
     const fail = (error) => { clearTimeout(timer); reject(error); };
@@ -163,10 +167,9 @@ function startWorker() {
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
     const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
     const url = (path) => new URL(path, root).href;
-    const line = lineChoice();
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
       asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
-      wheels: (runtime.wheels || []).map(url), snapshot_now: line.snapshotNow, keep: line.keep });
+      wheels: (runtime.wheels || []).map(url), frugal: frugal() });
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
     const target = worker;
@@ -184,9 +187,7 @@ function startWorker() {
     () => {
       if (booted !== attempt) return;
       abortBoot = null;
-      progress.page = [0, 0];
-      progress.worker = [0, 0];
-      showProgress(); // no share shown once live
+      resetProgress(); // no share shown once live
       setAll("ready");
     },
     () => { if (booted === attempt) { stopWorker(); setAll("error"); } },
