@@ -39,8 +39,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Iterator[StaticServer]:
     """The site built once, strictly, with `site_url` set to where it is served on 127.0.0.1.
 
-    Absolute hreflang URLs then point at the test server itself, as they point at the real host in
-    production (Material fetches the sitemap next to each alternate link). With `--site DIR`, that
+    The sitemap's absolute hreflang URLs then point at the test server itself, as they point at the
+    real host in production. With `--site DIR`, that
     built site is served as it is.
     """
     given = pytestconfig.getoption("--site")

@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page  # noqa: E402
 from wiki import catalogs, content_policy, csp, runtime, site_files  # noqa: E402
 from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
-from wiki.material_bundle import patch_site  # noqa: E402
+from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
 from wiki.search_index import write_split_indexes  # noqa: E402
 from wiki.sitemap import rewrite_sitemap  # noqa: E402
 
@@ -173,7 +173,10 @@ def on_post_build(config: MkDocsConfig) -> None:
     root = _site_root(config, others)
     write_split_indexes(root, default, others)
     rewrite_sitemap(root, default)
-    patch_site(root)
+    try:
+        patch_site(root, config.theme.dirs)
+    except BundlePatchError as error:
+        raise PluginError(str(error)) from None
     if "kw_runtime_prepared" in config.extra:
         runtime.install(config.extra["kw_runtime_prepared"], root)
     csp.write_headers(root, _theme.hashes)

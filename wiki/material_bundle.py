@@ -1,46 +1,78 @@
-"""Three surgical patches to Material's built JavaScript bundle (Material is pinned in requirements.lock).
+"""The patches to Material's built JavaScript bundle, in one table (Material is pinned in requirements.lock).
 
-1. CDN fallbacks: Material loads a ResizeObserver polyfill and Mermaid from a public CDN when the
-   browser lacks them or a page has a diagram. This site uses neither and makes no third-party
-   request, so those URLs become `about:blank` (a script that loads nothing).
-2. Alternate-language sitemaps: for every `<link rel="alternate">` Material fetches `sitemap.xml`
-   next to the alternate URL, meant for language roots. Ours are per-page hreflang links (static-i18n
-   already points the language switcher at the same page), so those fetches 404 on every page view
-   and the resulting map hijacks plain links. The selector is narrowed to match nothing.
-3. Search on demand: Material builds its search index (parses the JSON it fetched, loads Lunr's
-   language scripts into its worker and indexes every page) on every page view, except under `file:`,
-   where it waits until search is opened. Here it always waits: that work (~150 ms of CPU here,
-   several times that on a phone) is done only for a reader who opens search, and never while a
-   calculator is starting.
+Each patch says what it matches, what it writes instead and how many times it must match in the
+bundle. A count that differs (a Material upgrade that changed its minified code) fails the build
+with the patch's name: a patch never silently stops applying.
 
-`tests/site/test_browser.py` fails if a Material upgrade makes a patch stop applying.
+- `cdn-fallbacks`: Material loads a ResizeObserver polyfill and Mermaid from a public CDN when the
+  browser lacks them or a page has a diagram. This site uses neither and makes no third-party
+  request, so those URLs become `about:blank` (a script that loads nothing).
+- `search-on-demand`: Material builds its search index (parses the JSON it fetched, loads Lunr's
+  language scripts into its worker and indexes every page) on every page view, except under `file:`,
+  where it waits until search is opened. Here it always waits: that work (~150 ms of CPU here,
+  several times that on a phone) is done only for a reader who opens search, and never while a
+  calculator is starting.
+
+No patch is needed for Material's alternate-language code (it fetches `sitemap.xml` next to every
+`<link rel="alternate">` of a page): the pages carry no such link, the hreflang alternates are in
+`sitemap.xml` only (`wiki/sitemap.py`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 CDN_URL = re.compile(r"https://(?:unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com)/[^\"'`\s)]*")
-ALTERNATE_SELECTOR = 'M("link[rel=alternate]")'
-NO_ALTERNATE_SELECTOR = 'M("link[rel=alternate][data-md-sitemap]")'
-# combineLatest([of(location.protocol !== "file:"), watchToggle("search")]), minified.
-SEARCH_AT_LOAD = re.compile(r'([\w$]+)\(location\.protocol!=="file:"\)(,[\w$]+\("search"\))')
 
 
-def patch_bundle(text: str) -> str:
-    """Return the bundle source with CDN URLs removed, the sitemap prefetch disabled and search on demand."""
-    text = CDN_URL.sub("about:blank", text).replace(ALTERNATE_SELECTOR, NO_ALTERNATE_SELECTOR)
-    return SEARCH_AT_LOAD.sub(r"\1(!1)\2", text)
+@dataclass(frozen=True)
+class Patch:
+    """One rewrite of the bundle: `pattern` is replaced by `replacement`, exactly `count` times."""
+
+    name: str
+    pattern: re.Pattern[str]
+    replacement: str
+    count: int
 
 
-def patch_site(site_dir: Path) -> list[Path]:
-    """Patch every built JavaScript file of the theme in place; return the files changed."""
-    changed = []
-    for path in (site_dir / "assets" / "javascripts").rglob("*.js"):
-        text = path.read_text(encoding="utf-8")
-        patched = patch_bundle(text)
-        if patched != text:
-            path.write_text(patched, encoding="utf-8")
-            changed.append(path)
-    return changed
+PATCHES = (
+    Patch("cdn-fallbacks", CDN_URL, "about:blank", 2),
+    # combineLatest([of(location.protocol !== "file:"), watchToggle("search")]), minified.
+    Patch("search-on-demand", re.compile(r'([\w$]+)\(location\.protocol!=="file:"\)(,[\w$]+\("search"\))'),
+          r"\1(!1)\2", 1),
+)
+
+
+class BundlePatchError(RuntimeError):
+    """Material's bundle is not the one the patches were written for; the message names the patch."""
+
+
+def patch_bundle(text: str, where: str = "Material's bundle") -> str:
+    """Apply every patch of `PATCHES` to the bundle's source; raise `BundlePatchError` on a count that differs."""
+    for patch in PATCHES:
+        text, found = patch.pattern.subn(patch.replacement, text)
+        if found != patch.count:
+            raise BundlePatchError(
+                f"{where}: the patch {patch.name!r} matched {found} times instead of {patch.count}; Material's "
+                "bundle changed (an upgrade?): update that patch in wiki/material_bundle.py's PATCHES, or drop it "
+                "if it is no longer needed")
+    return text
+
+
+def patch_site(site_dir: Path, theme_dirs: list[str]) -> Path:
+    """Write the theme's one bundle (`assets/javascripts/bundle.*.min.js`) into the site, patched; return its path.
+
+    The patches are applied to the theme's own file (the first of `theme_dirs` that has it, as MkDocs
+    copied it), not to the site's copy: each language's build may call this on the same site.
+    """
+    bundles = sorted((site_dir / "assets" / "javascripts").glob("bundle.*.min.js"))
+    if len(bundles) != 1:
+        raise BundlePatchError(f"{len(bundles)} Material bundles (assets/javascripts/bundle.*.min.js) in "
+                               f"{site_dir}, expected one: the patches of wiki/material_bundle.py cannot be applied")
+    bundle = bundles[0]
+    where = bundle.relative_to(site_dir).as_posix()
+    source = next((Path(d) / where for d in theme_dirs if (Path(d) / where).is_file()), bundle)
+    bundle.write_text(patch_bundle(source.read_text(encoding="utf-8"), where), encoding="utf-8")
+    return bundle
