@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 import calculators
-from widgets import numbers, strings, svg
+from widgets import markup, numbers, strings, svg
 from widgets.messages import plural_text, text
 
 LANGUAGES = ("da", "fr")
@@ -224,6 +224,10 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
     if errors:
         return {"calculator": name, "lang": lang, "ok": False, "errors": errors}
     values = result["values"]
+    verdict_text = format_kind("key", None, result["verdict"], lang) if result["verdict"] else ""
+    notes = [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES]
+    steps = trace(result, lang)
+    figure = svg.figure(name, result, lang)
     return {
         "calculator": name,
         "lang": lang,
@@ -231,10 +235,17 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
         "inputs": {key: input_value_text(fields[key], value, lang) for key, value in result["inputs"].items()},
         "outputs": {key: format_value(key, values.get(key), values, lang) for key in SHOWN[name]},
         "verdict": result["verdict"],
-        "verdict_text": format_kind("key", None, result["verdict"], lang) if result["verdict"] else "",
+        "verdict_text": verdict_text,
         "explanation": explanation(name, result, lang),
-        "notes": [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES],
-        "trace": trace(result, lang),
-        "figure": svg.figure(name, result, lang),
+        "notes": notes,
+        "trace": steps,
+        "figure": figure,
+        # The HTML of the pieces that are more than a text, escaped; the page only places it.
+        "html": {
+            "badge": markup.badge(text(lang, strings.UI["verdict"]), result["verdict"] or "", verdict_text, ""),
+            "notes": markup.items(notes),
+            "trace": markup.trace_items(steps),
+            "figure": figure,
+        },
         "errors": {},
     }

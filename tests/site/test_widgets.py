@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -27,7 +28,7 @@ def outputs(page: Page, root_id: str) -> dict[str, str]:
     found = {}
     for key, inner in re.findall(r'data-output="([\w]+)"[^>]*>(.*?)</(?:dd|strong|p)>', chunk, re.S):
         found[key] = re.sub(r"<[^>]+>", "", inner)
-    return {k: v.replace("&#39;", "'").replace("&amp;", "&") for k, v in found.items()}
+    return {k: html.unescape(v) for k, v in found.items()}
 
 
 @pytest.mark.parametrize("lang", ["da", "fr"])

@@ -1,7 +1,8 @@
 // Live calculators: the prerendered widgets recompute in the reader's browser.
 // The math and every text come from Python (calculators + widgets) running in Pyodide inside one
 // module Web Worker per page, started on the first sign of interest in a widget. This file only
-// moves form values to the worker and writes the strings it returns into the [data-output] elements.
+// moves form values to the worker, writes the texts it returns into the [data-output] elements and
+// places the HTML it returns (built and escaped by Python) into the [data-html] containers.
 
 // A boot is given up only when it stops moving: no byte downloaded and no step of the worker for this
 // long (a slow line keeps moving; a stalled host or a dead worker does not).
@@ -221,30 +222,12 @@ function setText(element, text) {
   if (element && element.textContent !== text) element.textContent = text;
 }
 
-function setList(element, items, render) {
-  if (!element) return;
-  const fresh = items.map(render);
-  const same = fresh.length === element.children.length
-    && fresh.every((item, i) => item.isEqualNode(element.children[i]));
-  if (!same) element.replaceChildren(...fresh);
-}
-
-function li(text) {
-  const item = document.createElement("li");
-  item.textContent = text;
-  return item;
-}
-
-function traceItem(row) {
-  const item = document.createElement("li");
-  const question = document.createElement("span");
-  question.className = "kw-calc__question";
-  question.textContent = row.question;
-  const answer = document.createElement("strong");
-  answer.className = "kw-calc__answer";
-  answer.textContent = row.answer;
-  item.append(question, " ", answer);
-  return item;
+// Places HTML built and escaped by Python (widgets/markup.py, widgets/svg.py), only where it changed.
+function setHtml(element, html) {
+  if (element && element.kwHtml !== html) {
+    element.innerHTML = html;
+    element.kwHtml = html;
+  }
 }
 
 function showErrors(widget, errors) {
@@ -278,20 +261,8 @@ function apply(widget, view) {
   delete widget.dataset.stale;
   const out = (key) => widget.querySelector(`[data-output="${key}"]`);
   for (const [key, text] of Object.entries(view.outputs)) setText(out(key), text);
-  const verdict = out("verdict");
-  if (verdict) {
-    setText(verdict, view.verdict_text);
-    if (verdict.dataset.verdict !== view.verdict) verdict.dataset.verdict = view.verdict;
-  }
   setText(out("explanation"), view.explanation);
-  setList(out("notes"), view.notes, li);
-  setList(out("trace"), view.trace, traceItem);
-  const figure = out("figure");
-  // The SVG string is built by widgets/svg.py, which escapes every text it draws.
-  if (figure && widget.kwFigure !== view.figure) {
-    figure.innerHTML = view.figure;
-    widget.kwFigure = view.figure;
-  }
+  for (const [key, html] of Object.entries(view.html)) setHtml(widget.querySelector(`[data-html="${key}"]`), html);
   setText(status, status?.dataset.textReady);
 }
 
