@@ -20,6 +20,8 @@ INPUTS = {
     "scaling": {"model": "llama-3.1-70b", "parallelism": "tp", "gpus_per_node": 4, "nodes": 2},
     "decision": {"model": "llama-3.1-70b", "workload": "full_finetune"},
     "replicas": {"target_tokens_per_s": 3000},
+    "throughput": {"model": "deepseek-v3", "precision": "int4"},
+    "training_time": {"model": "llama-3.1-405b", "gpu": "h100-sxm", "gpus": 16384},
 }
 
 

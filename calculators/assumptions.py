@@ -127,3 +127,64 @@ INTER_BANDWIDTH_RANGE = (0.80, 1.0)
 # the step: scaling reports the efficiency at this MFU as the low end of the
 # compute range (calculators/uncertainty.py).
 PUBLISHED_MFU_MAX = 0.52
+
+# --- Power (power.py) -----------------------------------------------------------
+# Board power per GPU: catalog/gpus.py (board_w, datasheets). The rest of a node
+# (CPUs, memory, NICs, switches, fans, power-supply losses) is an allowance fitted
+# on the two vendor nodes whose maximum system power NVIDIA publishes with a known
+# GPU power: DGX H100, 10.2 kW max with 8 x 700 W (NVIDIA DGX H100/H200 user
+# guide, "Power Specifications": https://docs.nvidia.com/dgx/dgxh100-user-guide/
+# introduction-to-dgxh100.html), and DGX B200, ~14.3 kW max with 8 x 1,000 W
+# (https://www.nvidia.com/en-us/data-center/dgx-b200/). The rest is 4.6 kW and
+# 6.3 kW: a fixed part per node plus a part that grows with the GPUs' power
+# (fans, supply losses): rest = base + share x GPU power, solved exactly:
+# share = (6300 - 4600) / (8000 - 5600) = 0.7083, base = 4600 - share x 5600 = 633 W.
+# These are maximum (nameplate) figures, what a rack's power and cooling are
+# sized for; a PCIe box without NVSwitches draws less, so the allowance is an
+# upper end for it.
+DGX_H100_SYSTEM_W, DGX_H100_GPU_W = 10200.0, 8 * 700.0
+DGX_B200_SYSTEM_W, DGX_B200_GPU_W = 14300.0, 8 * 1000.0
+NODE_REST_SHARE = ((DGX_B200_SYSTEM_W - DGX_B200_GPU_W) - (DGX_H100_SYSTEM_W - DGX_H100_GPU_W)) / (
+    DGX_B200_GPU_W - DGX_H100_GPU_W)
+NODE_REST_BASE_W = (DGX_H100_SYSTEM_W - DGX_H100_GPU_W) - NODE_REST_SHARE * DGX_H100_GPU_W
+
+# --- Throughput (throughput.py) --------------------------------------------------
+# Decode reads every weight and each request's KV cache once per step; the share
+# of the GPUs' peak memory bandwidth a serving engine reaches doing it is its
+# "model bandwidth utilization" (MBU; defined in Databricks, "LLM Inference
+# Performance Engineering: Best Practices", 2023,
+# https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices).
+# Assumed 0.75, range 0.60-0.90; not fitted: the serving benchmarks of the
+# reference suite (reference.py) test it and their ratios are reported there.
+DECODE_BANDWIDTH_SHARE = 0.75
+DECODE_BANDWIDTH_RANGE = (0.60, 0.90)
+# Prefill (and a decode step that is compute bound) runs large matrix
+# multiplications: the share of the dense peak reached, by the same published
+# MFUs the training model uses (uncertainty.py): Llama 3 on H100 38-43 %,
+# Megatron-LM 41-52 %. Default 0.45, range 0.30-0.60.
+PREFILL_MFU = 0.45
+PREFILL_MFU_RANGE = (0.30, 0.60)
+# Tensor cores run FP8 at twice the dense BF16 rate on every catalog GPU (Ada,
+# Hopper, Blackwell datasheets: e.g. H100 SXM 1,979 BF16 / 3,958 FP8 TFLOP/s with
+# sparsity). INT4 weights (AWQ/GPTQ) are dequantized to 16 bits: BF16 rate.
+COMPUTE_RATE_BY_PRECISION = MappingProxyType({"bf16": 1.0, "fp8": 2.0, "int4": 1.0})
+# Forward pass of a dense transformer: 2 FLOPs per parameter per token (Kaplan
+# et al. 2020, arXiv:2001.08361, sec. 2.1), plus attention: 2 FLOPs per multiply-add
+# for QK^T and for AV, over heads x head_dim per layer and the cached tokens.
+FORWARD_FLOPS_PER_PARAM_TOKEN = 2
+# Megatron tensor parallelism in the forward pass: 2 all-reduces of the
+# activations per layer (Shoeybi et al. 2019, arXiv:1909.08053, fig. 4).
+TP_FORWARD_ALLREDUCES_PER_LAYER = 2
+
+# --- Training time (training_time.py) -------------------------------------------
+# Achieved share of dense BF16 peak of a large pretraining run: Llama 3 405B on
+# 8K-16K H100, 38-43 % (arXiv:2407.21783, Table 4); Megatron-LM on H100 41-48 %.
+# Default 0.40. Range: 0.25 (what Llama 3.1 70B's model card implies: 7.0M H100
+# hours for 15T tokens = 6 x 70.6e9 x 15e12 FLOPs / (7.0e6 h x 989.5 TFLOP/s),
+# everything counted) to 0.52 (the best published, Megatron-LM on A100).
+TRAINING_MFU = 0.40
+TRAINING_MFU_RANGE = (0.25, 0.52)
+HOURS_PER_MONTH = 365 * 24 / 12  # 730: a GPU-month is 730 GPU-hours
+# throughput's note ``tp_comm_share``: tensor-parallel communication takes at
+# least this share of a decode step (the in-box link, not memory, sets the pace).
+TP_COMM_NOTE_SHARE = 0.25

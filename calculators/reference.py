@@ -26,7 +26,9 @@ from . import serving_memory as S
 from .catalog import fabrics as F
 from .catalog.models import MODEL_BY_ID, Model, fp8_weights_gb
 from .registry import run
+from .throughput import offline_tokens_per_s
 from .training_memory import zero_model_states_gb
+from .training_time import gpu_hours
 
 GIB_PER_GB = 1e9 / S.GIB
 KINDS = ("ratio", "at_most", "at_least", "within")
@@ -77,6 +79,22 @@ def _gqa_per_rank(layers: int, kv_heads: int, head_dim: int, tp: int, kv_bytes: 
     return S.kv_bytes_per_token_per_gpu(shape, kv_bytes, tp)
 
 
+def _offline_per_gpu(model: str, gpu: str, gpus: int, input_len: int, output_len: int,
+                     precision: str = "fp8", kv_precision: str = "fp8") -> float:
+    return offline_tokens_per_s(model, gpu, gpus, precision, kv_precision, input_len, output_len) / gpus
+
+
+def _training_hours_range(inputs: Mapping[str, Any]) -> tuple[float, float]:
+    v = run("training_time", dict(inputs))["values"]
+    return v["gpu_months_low"] * 730, v["gpu_months_high"] * 730
+
+
+def _gpu_hours_range(params_b: float, tokens_t: float, peak_tflops: float) -> tuple[float, float]:
+    from .assumptions import TRAINING_MFU_RANGE
+    return gpu_hours(params_b, tokens_t, peak_tflops, TRAINING_MFU_RANGE[1]), \
+        gpu_hours(params_b, tokens_t, peak_tflops, TRAINING_MFU_RANGE[0])
+
+
 FUNCTIONS: Mapping[str, Callable[..., Any]] = MappingProxyType({
     "gqa_kv_bytes_per_rank": _gqa_per_rank,
     "exposed_gib": S.exposed_gib,
@@ -88,6 +106,10 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = MappingProxyType({
     "pcie_allreduce_range_gbs": F.pcie_allreduce_range_gbs,
     "nvlink_allreduce_range_gbs": F.nvlink_allreduce_range_gbs,
     "fabric_bandwidth_gbs": lambda fabric: F.FABRIC_BY_ID[fabric].bandwidth_gbs,
+    "offline_tokens_per_s_per_gpu": _offline_per_gpu,
+    "training_gpu_hours_range": _training_hours_range,
+    "gpu_hours_range": _gpu_hours_range,
+    "training_gpu_hours": lambda inputs: run("training_time", dict(inputs))["values"]["gpu_hours"],
 })
 
 _8B_H100 = {"model": "llama-3.1-8b", "kv_precision": "bf16", "gpu": "h100-sxm", "gpus": 1, "concurrency": 1}
@@ -97,6 +119,29 @@ _SKU_LIST = "https://github.com/meta-llama/llama-models/blob/main/models/llama3_
 _HF_BLOG = "https://github.com/huggingface/blog/issues/2345"
 _DS_MEMORY = "https://github.com/microsoft/DeepSpeed/blob/master/docs/code-docs/source/memory.rst"
 _ZERO = "https://arxiv.org/abs/1910.02054"
+_TRTLLM_PERF = ("https://github.com/NVIDIA/TensorRT-LLM/blob/03e27c7d5ff0c6e89f8328838c0a8e64f1b34f9d/"
+                "docs/source/developer-guide/perf-overview.md")
+_TRTLLM_SRC = "NVIDIA/TensorRT-LLM perf-overview.md (trtllm-bench, Llama 3.3 70B FP8, output tok/s per GPU)"
+_LLAMA31_CARD = "https://github.com/meta-llama/llama-models/blob/main/models/llama3_1/MODEL_CARD.md"
+_LLAMA31_SRC = "meta-llama/llama-models models/llama3_1/MODEL_CARD.md (Training Time, GPU hours, H100-80GB)"
+
+
+def _trtllm(gpu: str, isl: int, osl: int, figure: float, **extra: Any) -> Reference:
+    name = {"h100-sxm": "H100", "h200": "H200"}[gpu]
+    return Reference(f"trtllm-70b-fp8-{gpu.split('-')[0]}-tp2-{isl}-{osl}",
+                     f"TensorRT-LLM, Llama 3.3 70B FP8 on 2 x {name} (TP 2), {isl} in / {osl} out, max load: "
+                     "output tokens/s per GPU", figure, "tok/s", _TRTLLM_SRC, _TRTLLM_PERF,
+                     {"fn": "offline_tokens_per_s_per_gpu",
+                      "args": {"model": "llama-3.1-70b", "gpu": gpu, "gpus": 2, "input_len": isl,
+                               "output_len": osl}}, **{"tolerance": 0.25, **extra})
+
+
+def _train(tag: str, model: str, tokens_t: float, gpus: int, figure: float, note: str, **extra: Any) -> Reference:
+    return Reference(f"llama31-{tag}-gpu-hours", f"Llama 3.1 {tag.upper()}: GPU-hours of its training on H100 "
+                     f"({tokens_t:g}T tokens, {gpus:,} GPUs)", figure, "GPU-h", _LLAMA31_SRC, _LLAMA31_CARD,
+                     {"fn": "training_gpu_hours_range",
+                      "args": {"inputs": {"model": model, "gpu": "h100-sxm", "gpus": gpus, "tokens_t": tokens_t}}},
+                     kind="within", note=note, **extra)
 
 REFERENCES: tuple[Reference, ...] = (
     # --- KV cache per token, from the models' own definitions ------------------
@@ -239,6 +284,30 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("nccl-ndr-nic", "400 Gb/s NDR NIC (ConnectX-7): all-reduce busbw", 48.5, "GB/s",
               "NVIDIA/nccl-tests issue #267 (maintainer: 48-49 GB/s)", "https://github.com/NVIDIA/nccl-tests/issues/267",
               {"fn": "fabric_bandwidth_gbs", "args": {"fabric": "ib-400"}}, tolerance=0.05),
+    # --- Serving throughput (throughput.py; offline_tokens_per_s: the KV cache's batch at the mean
+    # length, one prefill per request, then decode; FP8 KV cache as in NVIDIA's FP8 checkpoints) ------
+    _trtllm("h100-sxm", 1000, 1000, 2209.0),
+    _trtllm("h100-sxm", 8192, 1024, 398.0),
+    _trtllm("h200", 1000, 1000, 2587.0),
+    _trtllm("h200", 8192, 1024, 537.0),
+    _trtllm("h200", 32768, 1024, 120.0),
+    _trtllm("h200", 1024, 8192, 2009.0, kind="at_least",
+            note="ours 1.4x: the largest deviation; a batch of 226 long KV caches, read at the weights' MBU"),
+    # --- Training time (training_time.py: 6 P D FLOPs at MFU 0.25-0.52 x the layout's efficiency) -----
+    _train("405b", "llama-3.1-405b", 15.6, 16384, 30.84e6,
+           "3.8e25 FLOPs; ours 27.3M at the default MFU 0.40 (ratio 0.89)"),
+    _train("70b", "llama-3.1-70b", 15.0, 16384, 7.0e6,
+           "ours 4.56M at the default MFU 0.40 (ratio 0.65); the low end of the MFU range is this figure's"),
+    Reference("llama31-8b-gpu-hours", "Llama 3.1 8B: GPU-hours of its training on H100 (15T tokens)", 1.46e6,
+              "GPU-h", _LLAMA31_SRC, _LLAMA31_CARD,
+              {"fn": "training_gpu_hours", "args": {"inputs": {"model": "llama-3.1-8b", "gpu": "h100-sxm",
+                                                               "gpus": 16384, "tokens_t": 15.0}}},
+              kind="at_most", note="ours 0.36 of it at MFU 0.40: the card counts every GPU-hour spent on the model"),
+    Reference("llama2-70b-gpu-hours", "Llama 2 70B: 2.0T tokens on A100-80GB (312 TFLOP/s BF16), GPU-hours",
+              1720320.0, "GPU-h", "Touvron et al., Llama 2, arXiv:2307.09288, Table 2",
+              "https://arxiv.org/abs/2307.09288",
+              {"fn": "gpu_hours_range", "args": {"params_b": 70.0, "tokens_t": 2.0, "peak_tflops": 312.0}},
+              kind="within", note="no A100 in the catalog: 6 P D at MFU 0.25-0.52; ours 1.87M at 0.40 (ratio 1.09)"),
 )
 
 

@@ -23,7 +23,9 @@ def gpus_dict() -> dict[str, dict[str, Any]]:
             "link_name": g.link_name,
             "nvlink": g.link.startswith("nvlink"),
             "bf16_tflops": g.bf16_tflops,
+            "board_w": g.board_w,
             "source": g.source,
+            "power_source": g.power_source,
         }
         for g in GPU_LIST
     }

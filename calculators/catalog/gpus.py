@@ -19,6 +19,9 @@ Conventions
   binary capacity; CUDA sees ~0.42 GiB less (serving_memory.exposed_gib).
   "96 GB" is 97887 MiB = 95.6 GiB = 102.6e9 bytes: more than the nominal
   96e9, while an L4's "24 GB" is 23034 MiB = 24.15e9 bytes.
+- ``board_w`` is the card's maximum board power (NVIDIA's "max power
+  consumption", "total graphics power" or "max TDP"), in watts, from the
+  page in ``power_source``. The rest of a node is an allowance (power.py).
 """
 
 from collections.abc import Mapping
@@ -37,6 +40,8 @@ class Gpu:
     bf16_tflops: float
     source: str
     smi_mib: int = 0  # nvidia-smi memory.total (MiB); 0 = unknown
+    board_w: float = 0.0  # maximum board power (W), datasheet
+    power_source: str = ""
 
 
 GPU_LIST: tuple[Gpu, ...] = (
@@ -47,41 +52,54 @@ GPU_LIST: tuple[Gpu, ...] = (
         500.0, "https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/",
         # nvidia-smi "97887MiB" on the Workstation, Max-Q and Server editions alike
         # (public nvidia-smi logs; e.g. antirez/ds4 PR #256 "97 GB VRAM" on the Server Edition).
-        smi_mib=97887),
+        smi_mib=97887,
+        # Workstation Edition: "Max Power Consumption: 600 W" (the Server Edition is
+        # configurable up to 600 W, the Max-Q 300 W).
+        board_w=600.0, power_source="https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/"),
     # https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/
     # 32 GB GDDR7, 1792 GB/s, PCIe 5.0 x16, 3352 AI TOPS -> 419 dense BF16
     # (209.5 with FP32 accumulate: RTX Blackwell architecture whitepaper, appendix).
     Gpu("rtx-5090", "GeForce RTX 5090", 32.0, 1792.0, "pcie5", "PCIe 5.0 x16",
         419.0, "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
         # nvidia-smi "32607MiB": https://github.com/noonghunna/club-3090/issues/1322
-        smi_mib=32607),
+        smi_mib=32607,
+        # "Total Graphics Power (W): 575".
+        board_w=575.0, power_source="https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/"),
     # https://www.nvidia.com/en-us/data-center/l40s/
     # 48 GB GDDR6, 864 GB/s, PCIe 4.0 x16, BF16 733 sparse / 362.05 dense.
     Gpu("l40s", "L40S", 48.0, 864.0, "pcie4", "PCIe 4.0 x16",
         362.05, "https://www.nvidia.com/en-us/data-center/l40s/",
         # nvidia-smi "NVIDIA L40S, 595.71.05, 46068 MiB":
         # https://github.com/akash-network/provider-configs/pull/99
-        smi_mib=46068),
+        smi_mib=46068,
+        # "Max Power Consumption: 350W".
+        board_w=350.0, power_source="https://www.nvidia.com/en-us/data-center/l40s/"),
     # https://www.nvidia.com/en-us/data-center/l4/
     # 24 GB GDDR6, 300 GB/s, PCIe 4.0 x16, BF16 242 sparse -> 121 dense.
     Gpu("l4", "L4", 24.0, 300.0, "pcie4", "PCIe 4.0 x16",
         121.0, "https://www.nvidia.com/en-us/data-center/l4/",
         # nvidia-smi "NVIDIA L4 ... 23034MiB": https://github.com/vllm-project/vllm/issues/10156
-        smi_mib=23034),
+        smi_mib=23034,
+        # "Max thermal design power (TDP): 72W".
+        board_w=72.0, power_source="https://www.nvidia.com/en-us/data-center/l4/"),
     # https://www.nvidia.com/en-us/data-center/h100/
     # H100 SXM: 80 GB HBM3, 3.35 TB/s, NVLink 900 GB/s (both directions), BF16 1979 sparse.
     Gpu("h100-sxm", "H100 SXM", 80.0, 3350.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
         989.5, "https://www.nvidia.com/en-us/data-center/h100/",
         # nvidia-smi "NVIDIA H100 80GB HBM3 ... 81559MiB":
         # https://github.com/vllm-project/vllm/issues/55169
-        smi_mib=81559),
+        smi_mib=81559,
+        # H100 SXM "Max thermal design power (TDP): Up to 700W (configurable)".
+        board_w=700.0, power_source="https://www.nvidia.com/en-us/data-center/h100/"),
     # https://www.nvidia.com/en-us/data-center/h200/
     # H200 SXM: 141 GB HBM3e, 4.8 TB/s, NVLink 900 GB/s, BF16 1979 sparse.
     Gpu("h200", "H200 SXM", 141.0, 4800.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
         989.5, "https://www.nvidia.com/en-us/data-center/h200/",
         # nvidia-smi "NVIDIA H200 ... 143771MiB" (public nvidia-smi logs of 8 x H200
         # servers; 143771 MiB = 140.4 GiB, the "141 GB").
-        smi_mib=143771),
+        smi_mib=143771,
+        # H200 SXM "Max thermal design power (TDP): Up to 700W (configurable)".
+        board_w=700.0, power_source="https://www.nvidia.com/en-us/data-center/h200/"),
     # https://www.nvidia.com/en-us/data-center/dgx-b200/ : 1,440 GB total GPU memory
     # and 64 TB/s HBM3e bandwidth for 8 GPUs -> 180 GB and 8 TB/s per GPU (the
     # 192 GB often quoted is the raw HBM, not what the HGX/DGX part exposes).
@@ -89,7 +107,10 @@ GPU_LIST: tuple[Gpu, ...] = (
     Gpu("b200", "B200", 180.0, 8000.0, "nvlink5", "NVLink 5 (1.8 TB/s bidirectional)",
         2250.0, "https://www.nvidia.com/en-us/data-center/dgx-b200/",
         # nvidia-smi "NVIDIA B200 ... 183359MiB": https://github.com/NVIDIA/TensorRT-LLM/issues/10278
-        smi_mib=183359),
+        smi_mib=183359,
+        # HGX B200: "Max thermal design power (TDP): 1,000W" per GPU (DGX B200:
+        # ~14.3 kW max for the system of 8).
+        board_w=1000.0, power_source="https://www.nvidia.com/en-us/data-center/hgx/"),
 )
 
 GPU_BY_ID: Mapping[str, Gpu] = MappingProxyType({g.id: g for g in GPU_LIST})

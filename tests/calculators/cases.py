@@ -225,6 +225,27 @@ CASES: list[dict[str, Any]] = [
      "expect": {"values.added_nodes": 1, "values.effort_per_added_node_min": 4.0,
                 "values.effort_per_added_node_max": 5.0, "values.effort_total_min": 5.0,
                 "values.effort_total_max": 6.0}},
+    # --- Throughput, training time and power ------------------------------------------
+    {"id": "node_500_2000_tok_s",
+     "claim": "One 8-GPU node serves 500-2,000 tok/s aggregate at 70B FP8 (8 x RTX Pro 6000: 732 tok/s "
+              "at 32 x 32k, 1,622 at 32 x 8k; memory bound)",
+     "calculator": "throughput", "inputs": {"model": "llama-3.1-70b", "precision": "fp8", **PRO},
+     "expect": {"values.node_tokens_per_s": {"min": 500, "max": 2000}, "verdict": "memory_bound",
+                "values.bound": "memory"}},
+    {"id": "node_500_2000_tok_s_8k",
+     "claim": "the same node at 32 x 8k stays inside 500-2,000 tok/s",
+     "calculator": "throughput", "inputs": {"model": "llama-3.1-70b", "precision": "fp8", "context": 8192, **PRO},
+     "expect": {"values.node_tokens_per_s": {"min": 500, "max": 2000}}},
+    {"id": "70b_pretrain_hundreds_of_gpu_months",
+     "claim": "A 70B pretrain on 1.5T tokens takes hundreds of GPU-months on H100-class hardware (624 at MFU 0.40; "
+              "at 15T it is thousands, 6,242: the article's claim holds at the low end of the token budgets)",
+     "calculator": "training_time", "inputs": {"model": "llama-3.1-70b", "gpu": "h100-sxm", "tokens_t": 1.5},
+     "expect": {"values.gpu_months": {"min": 100, "lt": 1000}, "values.gpu_months_low": {"min": 100},
+                "values.gpu_months_high": {"lt": 1000}}},
+    {"id": "dgx_h100_node_power",
+     "claim": "the node allowance reproduces DGX H100's 10.2 kW maximum with 8 x 700 W",
+     "calculator": "throughput", "inputs": {"gpu": "h100-sxm", "gpus": 8},
+     "expect": {"values.node_kw": {"approx": 10.2, "tol": 0.005}}},
 ]
 
 

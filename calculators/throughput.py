@@ -1,0 +1,187 @@
+"""throughput: decode and prefill rate of one node serving one model.
+
+Decode (one step yields one token for each of ``concurrency`` requests):
+- memory time = bytes read / (gpus x memory bandwidth x MBU): every weight
+  once (an MoE model: the active parameters of each request, at most all of
+  them) and each request's KV cache at ``context`` tokens (vram_fit's bytes);
+- compute time = FLOPs / (gpus x peak x MFU): 2 x active params per token plus
+  attention over the cached tokens (4 x layers x heads x head_dim x context);
+  peak = dense BF16, x2 for FP8 weights and activations;
+- tensor-parallel communication: 2 all-reduces of concurrency x hidden x 2
+  bytes per layer over the node's in-box link (scaling.allreduce_s, the same
+  ring model and link catalog as the training projection), not overlapped;
+- step = max(memory, compute) + communication; the larger of the two names
+  the ``bound``. node_tokens_per_s = concurrency / step,
+  tokens_per_s_per_request = 1 / step.
+Prefill of one request of ``context`` tokens on an idle node:
+2 x active params x context + 2 x layers x heads x head_dim x context^2
+(causal attention) FLOPs at the prefill MFU, or reading the weights once if
+that takes longer, plus 2 all-reduces of context x hidden x 2 bytes per layer:
+time_to_first_token_ms. Under load, prefills queue behind each other and
+share the GPUs with decode steps: TTFT grows.
+Ranges: *_low / *_high at the ends of the MBU and MFU ranges (assumptions.py).
+Verdict: ``memory_bound`` / ``compute_bound``, or ``does_not_fit`` when the
+load's KV cache does not fit next to the weights (vram_fit's verdict) — the
+rate is then that of a load the node cannot hold.
+Power: node_kw (power.py) and tokens per kWh at that draw.
+"""
+
+from typing import Any
+
+from . import assumptions as A
+from .catalog.gpus import GPU_BY_ID, Gpu
+from .catalog.models import Model, resolve_model
+from .common import GPU, GPUS, MODEL_INPUTS_FULL, r, sig
+from .power import node_kw
+from .scaling import allreduce_s, intra_link
+from .spec import CalculatorSpec, Input, Output, note
+from .vram_fit import MAX_CONTEXT, fit, kv_bytes_per_sequence, model_notes
+
+VERDICTS = ("memory_bound", "compute_bound", "does_not_fit")
+BOUNDS = ("memory", "compute")
+NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "load_does_not_fit", "tp_comm_share")
+
+SPEC = CalculatorSpec(
+    inputs=(
+        *MODEL_INPUTS_FULL,
+        Input("precision", "choice", "fp8", choices=A.PRECISIONS),
+        Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
+        GPU,
+        GPUS,
+        Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
+        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
+    ),
+    outputs=(
+        Output("node_tokens_per_s", "float", "tokens_per_s"),
+        Output("node_tokens_per_s_low", "float", "tokens_per_s"),
+        Output("node_tokens_per_s_high", "float", "tokens_per_s"),
+        Output("tokens_per_s_per_request", "float", "tokens_per_s"),
+        Output("time_to_first_token_ms", "float", "ms"),
+        Output("time_to_first_token_ms_low", "float", "ms"),
+        Output("time_to_first_token_ms_high", "float", "ms"),
+        Output("prefill_tokens_per_s", "float", "tokens_per_s"),
+        Output("bound", "key"),
+        Output("step_ms", "float", "ms"),
+        Output("memory_ms", "float", "ms"),
+        Output("compute_ms", "float", "ms"),
+        Output("comm_ms", "float", "ms"),
+        Output("comm_share", "ratio", "ratio"),
+        Output("bytes_per_step_gb", "gb", "gb"),
+        Output("max_concurrency", "count", "requests"),
+        Output("node_kw", "float", "kw"),
+        Output("tokens_per_kwh", "float", "tokens_per_kwh"),
+    ),
+    verdicts=VERDICTS,
+    notes=NOTES,
+)
+
+
+def _tp_s(model: Model, gpu: Gpu, gpus: int, tokens: int) -> float:
+    """Forward-pass tensor-parallel all-reduces over the in-box link, seconds."""
+    if gpus == 1:
+        return 0.0
+    link = intra_link(gpu)
+    nbytes = tokens * model.hidden * A.ACT_ELEMENT_BYTES
+    return A.TP_FORWARD_ALLREDUCES_PER_LAYER * model.layers * allreduce_s(nbytes, gpus, 1, link, link, 1)
+
+
+def _peak(gpu: Gpu, gpus: int, precision: str) -> float:
+    """Dense peak FLOP/s of the node for this weight precision."""
+    return gpus * gpu.bf16_tflops * 1e12 * A.COMPUTE_RATE_BY_PRECISION[precision]
+
+
+def _attention_width(model: Model) -> int:
+    """heads x head_dim: the width QK^T and AV run over (a custom model: its hidden size)."""
+    return model.heads * model.head_dim if model.heads else model.hidden
+
+
+def decode_step(model: Model, gpu: Gpu, gpus: int, precision: str, kv_precision: str, concurrency: int,
+                context: int, mbu: float = A.DECODE_BANDWIDTH_SHARE,
+                mfu: float = A.PREFILL_MFU) -> dict[str, float]:
+    """Unrounded times (seconds) of one decode step and what it reads."""
+    weight_params = min(model.params_b, model.active_params_b * concurrency) * 1e9
+    weights = weight_params * A.WEIGHT_BYTES[precision]
+    kv = concurrency * kv_bytes_per_sequence(model, context, kv_precision)
+    memory = (weights + kv) / (gpus * gpu.memory_bandwidth_gbs * 1e9 * mbu)
+    flops = concurrency * (A.FORWARD_FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9
+                           + 4 * model.layers * _attention_width(model) * context)
+    compute = flops / (_peak(gpu, gpus, precision) * mfu)
+    comm = _tp_s(model, gpu, gpus, concurrency)
+    step = max(memory, compute) + comm
+    return {"memory": memory, "compute": compute, "comm": comm, "step": step, "bytes": weights + kv}
+
+
+def prefill_s(model: Model, gpu: Gpu, gpus: int, precision: str, context: int,
+              mbu: float = A.DECODE_BANDWIDTH_SHARE, mfu: float = A.PREFILL_MFU) -> float:
+    """Seconds to prefill one request of ``context`` tokens on an idle node."""
+    flops = (A.FORWARD_FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * context
+             + 2 * model.layers * _attention_width(model) * context * context)
+    compute = flops / (_peak(gpu, gpus, precision) * mfu)
+    weights = model.params_b * 1e9 * A.WEIGHT_BYTES[precision] / (gpus * gpu.memory_bandwidth_gbs * 1e9 * mbu)
+    return max(compute, weights) + _tp_s(model, gpu, gpus, context)
+
+
+def offline_tokens_per_s(model: str, gpu: str, gpus: int, precision: str, kv_precision: str,
+                         input_len: int, output_len: int, max_batch: int = 4096) -> float:
+    """Output tokens/s of an offline benchmark (requests queued at once, fixed lengths).
+
+    As many requests run as the KV cache holds at the mean length (input +
+    output / 2; at most ``max_batch``); each is prefilled once, then decoded
+    ``output_len`` steps: output_len x batch / (output_len x step + batch x
+    prefill). Used by the reference suite against trtllm-bench / vLLM figures.
+    """
+    from .catalog.models import MODEL_BY_ID
+    m, g = MODEL_BY_ID[model], GPU_BY_ID[gpu]
+    mean = input_len + output_len // 2
+    f = fit(m, precision, kv_precision, g, gpus, mean, 1, 1.0)
+    batch = max(1, min(max_batch, f["max_concurrency"]))
+    step = decode_step(m, g, gpus, precision, kv_precision, batch, mean)["step"]
+    return output_len * batch / (output_len * step + batch * prefill_s(m, g, gpus, precision, input_len))
+
+
+def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    """Run throughput on normalized inputs."""
+    model = resolve_model(inp)
+    gpu = GPU_BY_ID[inp["gpu"]]
+    gpus, conc, ctx = inp["gpus"], inp["concurrency"], inp["context"]
+    args = (model, gpu, gpus, inp["precision"], inp["kv_precision"], conc, ctx)
+    d = decode_step(*args)
+    low = decode_step(*args, mbu=A.DECODE_BANDWIDTH_RANGE[0], mfu=A.PREFILL_MFU_RANGE[0])
+    high = decode_step(*args, mbu=A.DECODE_BANDWIDTH_RANGE[1], mfu=A.PREFILL_MFU_RANGE[1])
+    pre = prefill_s(model, gpu, gpus, inp["precision"], ctx)
+    pre_slow = prefill_s(model, gpu, gpus, inp["precision"], ctx, A.DECODE_BANDWIDTH_RANGE[0],
+                         A.PREFILL_MFU_RANGE[0])
+    pre_fast = prefill_s(model, gpu, gpus, inp["precision"], ctx, A.DECODE_BANDWIDTH_RANGE[1],
+                         A.PREFILL_MFU_RANGE[1])
+    f = fit(model, inp["precision"], inp["kv_precision"], gpu, gpus, ctx, conc, A.DEFAULT_WEIGHTS_LIMIT)
+    rate = conc / d["step"]
+    kw = node_kw(gpu, gpus)
+    bound = "memory" if d["memory"] >= d["compute"] else "compute"
+    values = {
+        "node_tokens_per_s": r(rate, 1),
+        "node_tokens_per_s_low": r(conc / low["step"], 1),
+        "node_tokens_per_s_high": r(conc / high["step"], 1),
+        "tokens_per_s_per_request": r(1 / d["step"], 2),
+        "time_to_first_token_ms": r(pre * 1e3, 1),
+        "time_to_first_token_ms_low": r(pre_fast * 1e3, 1),
+        "time_to_first_token_ms_high": r(pre_slow * 1e3, 1),
+        "prefill_tokens_per_s": r(ctx / pre, 1),
+        "bound": bound,
+        "step_ms": r(d["step"] * 1e3, 3),
+        "memory_ms": r(d["memory"] * 1e3, 3),
+        "compute_ms": r(d["compute"] * 1e3, 3),
+        "comm_ms": r(d["comm"] * 1e3, 3),
+        "comm_share": sig(d["comm"] / d["step"]),
+        "bytes_per_step_gb": r(d["bytes"] / 1e9, 2),
+        "max_concurrency": f["max_concurrency"],
+        "node_kw": r(kw, 2),
+        "tokens_per_kwh": r(rate * 3600 / kw, 0),
+    }
+    notes = model_notes(model, inp, raw)
+    if not f["kv_fits"]:
+        notes.append(note("load_does_not_fit", max_concurrency=f["max_concurrency"], concurrency=conc,
+                          context=ctx))
+    if d["comm"] / d["step"] >= A.TP_COMM_NOTE_SHARE:
+        notes.append(note("tp_comm_share", comm_share=sig(d["comm"] / d["step"]), gpus=gpus))
+    verdict = "does_not_fit" if not f["kv_fits"] else f"{bound}_bound"
+    return {"values": values, "verdict": verdict, "notes": notes}
