@@ -207,6 +207,13 @@ def cmd_catalogs(_: argparse.Namespace) -> None:
     pybabel = str(venv_bin("pybabel"))
     run([pybabel, "--quiet", "extract", "-F", "i18n/babel.cfg", "-k", "N_", "-k", "NP_:1,2", "--no-location",
          "--sort-output", "--omit-header", "-o", "i18n/messages.pot", "."])
+    # A language declared in mkdocs.yml (wiki/languages.py) without a catalog yet gets an empty one.
+    code = "from wiki import languages; print(*languages.read().all)"
+    declared = subprocess.run([str(venv_bin("python")), "-c", code], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.split()
+    for lang in declared:
+        if not (ROOT / "i18n" / lang / "LC_MESSAGES" / "messages.po").exists():
+            run([pybabel, "--quiet", "init", "-i", "i18n/messages.pot", "-d", "i18n", "-D", "messages", "-l", lang])
     run([pybabel, "--quiet", "update", "-i", "i18n/messages.pot", "-d", "i18n", "-D", "messages",
          "--no-fuzzy-matching", "--ignore-obsolete"])
     log("catalogs updated: translate the new empty msgstr entries in i18n/*/LC_MESSAGES/messages.po")

@@ -16,8 +16,6 @@ import calculators
 from widgets import markup, numbers, strings, svg
 from widgets.messages import plural_text, text
 
-LANGUAGES = ("da", "fr")
-
 # The values a widget shows, in order (the calculators return more; see their README).
 SHOWN = {
     "vram_fit": ["vram_gb", "weights_gb", "weights_share", "kv_bytes_per_token", "kv_gb", "kv_budget_gb",

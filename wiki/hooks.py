@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from wiki import catalogs, content_policy, csp, runtime, site_files  # noqa: E402
+from wiki import catalogs, content_policy, csp, languages, runtime, site_files  # noqa: E402
 from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
@@ -26,9 +26,8 @@ from wiki.sitemap import rewrite_sitemap  # noqa: E402
 
 
 def _languages(config: MkDocsConfig) -> tuple[str, list[str]]:
-    langs = config.plugins["i18n"].config.languages
-    default = next(lang.locale for lang in langs if lang.default)
-    return default, [lang.locale for lang in langs if not lang.default]
+    langs = languages.from_plugin(config.plugins["i18n"].config.languages)
+    return langs.default, list(langs.others)
 
 
 def _page_languages(page: Page, config: MkDocsConfig) -> tuple[str, str]:
@@ -77,7 +76,8 @@ def _prepare_runtime(config: MkDocsConfig) -> None:
     if "kw_runtime" in config.extra:
         return
     try:
-        prepared = runtime.prepare()
+        default, others = _languages(config)
+        prepared = runtime.prepare((default, *others))
     except (runtime.RuntimeUnavailable, OSError) as error:
         raise PluginError(f"The live calculators' runtime could not be prepared: {error}") from None
     config.extra["kw_runtime"] = prepared.page_config()

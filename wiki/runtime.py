@@ -6,10 +6,11 @@
   the compiled catalogs), built the standard way: `pip wheel` with setuptools (pyproject.toml).
   `pyodide build` is not used: it downloads a cross-build environment, which cannot work offline,
   and a pure-Python wheel does not need it.
-- Babel is shipped as a trimmed wheel: its code plus the CLDR data of `da`, `fr` and `root` only
-  (the full wheel is ~10 MB of locale data).
+- Babel is shipped as a trimmed wheel: its code plus the CLDR data of the site's languages (and
+  `root`) only (the full wheel is ~10 MB of locale data). The languages are mkdocs.yml's
+  (`wiki/languages.py`), handed to `prepare()` by the build.
 - A memory snapshot (`wiki/snapshot.mjs`, run with Node and the same npm package) holds an
-  interpreter that has already imported everything and formatted numbers in both languages, so the
+  interpreter that has already imported everything and formatted numbers in every language, so the
   browser skips Python's start-up. It is tied to the Pyodide build (the snapshot carries its build
   id); the worker falls back to a plain boot if it does not load.
 - The app files go to `site/pyodide/app-<digest>/`: a content digest in the path lets a host cache
@@ -50,7 +51,6 @@ STDLIB_SCRIPT = Path(__file__).resolve().parent / "stdlib_trim.mjs"
 PYODIDE_FILES = {"pyodide.mjs": "pyodide.js", "pyodide.asm.mjs": "pyodide.asm.js",
                  "pyodide.asm.wasm": "pyodide.asm.wasm", "python_stdlib.zip": "python_stdlib.zip"}
 APP_NAME = "kentino-wiki-runtime"
-BABEL_LOCALES = ("root", "da", "fr")
 SOURCES = ("calculators", "widgets")
 KEEP_VERSIONS = 4
 
@@ -99,19 +99,19 @@ def pyodide_version() -> str:
     return json.loads(package.read_text(encoding="utf-8"))["version"]
 
 
-def digest() -> str:
-    """A digest of everything the app files depend on (sources, catalogs, pinned versions, scripts)."""
+def digest(languages: tuple[str, ...]) -> str:
+    """A digest of everything the app files depend on (sources, catalogs, languages, pinned versions, scripts)."""
     sha = hashlib.sha256()
     files = [p for src in SOURCES for p in sorted((ROOT / src).rglob("*.py"))]
     files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__), SNAPSHOT_SCRIPT, STDLIB_SCRIPT,
                                                       ROOT / "pyproject.toml"]
     for path in files:
         sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
-    sha.update(f"babel {metadata.version('babel')} pyodide {pyodide_version()}".encode())
+    sha.update(f"babel {metadata.version('babel')} pyodide {pyodide_version()} languages {languages}".encode())
     return sha.hexdigest()[:16]
 
 
-def build_app_wheel(out: Path) -> Path:
+def build_app_wheel(out: Path, languages: tuple[str, ...]) -> Path:
     """`pip wheel` of this repository's `calculators` and `widgets` (with compiled catalogs).
 
     Built from a copy of the sources in `out`, so setuptools' build folders never land in the
@@ -119,7 +119,7 @@ def build_app_wheel(out: Path) -> Path:
     """
     from wiki import catalogs
 
-    catalogs.compile_all(("da", "fr"))
+    catalogs.compile_all(languages)
     source = out / "source"
     for package in SOURCES:
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
@@ -133,10 +133,19 @@ def build_app_wheel(out: Path) -> Path:
     return next(out.glob(f"{APP_NAME.replace('-', '_')}-*.whl"))
 
 
-def build_babel_wheel(out: Path) -> Path:
-    """Babel's installed files as a wheel, with the CLDR data of `BABEL_LOCALES` only."""
+def babel_locales(languages: tuple[str, ...]) -> set[str]:
+    """The CLDR locales Babel reads for `languages`: each one, its parents (`de_AT`: `de`) and `root`."""
+    found = {"root"}
+    for lang in languages:
+        parts = lang.replace("-", "_").split("_")
+        found.update("_".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return found
+
+
+def build_babel_wheel(out: Path, languages: tuple[str, ...]) -> Path:
+    """Babel's installed files as a wheel, with the CLDR data of `languages` (`babel_locales`) only."""
     dist = metadata.distribution("babel")
-    keep_data = {f"babel/locale-data/{loc}.dat" for loc in BABEL_LOCALES} | {"babel/global.dat"}
+    keep_data = {f"babel/locale-data/{loc}.dat" for loc in babel_locales(languages)} | {"babel/global.dat"}
     files = []
     for entry in sorted(dist.files or [], key=str):
         rel = entry.as_posix()
@@ -196,29 +205,30 @@ def write_empty_stdlib(out: Path) -> Path:
     return path
 
 
-def run_node_script(script: Path, output: Path, wheels: list[Path], what: str) -> Path:
-    """Run one of our Node scripts (`node SCRIPT OUTPUT WHEEL...`, the npm `pyodide`); return OUTPUT."""
+def run_node_script(script: Path, output: Path, wheels: list[Path], languages: tuple[str, ...], what: str) -> Path:
+    """Run one of our Node scripts (`node SCRIPT OUTPUT WHEEL...`, the npm `pyodide`, the languages in
+    `KW_LANGUAGES`); return OUTPUT."""
     node = shutil.which("node")
     if not node:
         raise RuntimeUnavailable(f"Node.js is needed to {what}: install Debian's `nodejs`.")
     result = subprocess.run([node, str(script), str(output), *map(str, wheels)], cwd=ROOT,
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, env={**os.environ, "KW_LANGUAGES": ",".join(languages)})
     if result.returncode != 0 or not output.exists():
         raise RuntimeUnavailable(f"could not {what}:\n{result.stdout}\n{result.stderr}")
     return output
 
 
-def write_trimmed_stdlib(out: Path, wheels: list[Path]) -> Path:
+def write_trimmed_stdlib(out: Path, wheels: list[Path], languages: tuple[str, ...]) -> Path:
     """`stdlib.zip`: the members of Pyodide's python_stdlib.zip that a plain boot of our wheels imports,
     as bytecode (`wiki/stdlib_trim.mjs`): 1.5 MB instead of 2.5 MB, and no compiling at boot. The
     worker boots with it when the snapshot is not worth downloading, and fetches the whole standard
     library if a call ever needs more."""
-    return run_node_script(STDLIB_SCRIPT, out / "stdlib.zip", wheels, "trim the standard library")
+    return run_node_script(STDLIB_SCRIPT, out / "stdlib.zip", wheels, languages, "trim the standard library")
 
 
-def make_snapshot(out: Path, wheels: list[Path]) -> Path:
+def make_snapshot(out: Path, wheels: list[Path], languages: tuple[str, ...]) -> Path:
     """Run `wiki/snapshot.mjs` under Node: install the wheels, pre-warm, write `snapshot.bin`."""
-    raw = run_node_script(SNAPSHOT_SCRIPT, out / "snapshot.raw", wheels, "make the Pyodide snapshot")
+    raw = run_node_script(SNAPSHOT_SCRIPT, out / "snapshot.raw", wheels, languages, "make the Pyodide snapshot")
     target = out / "snapshot.bin"
     # Compressed here, not by the host: hosts leave application/octet-stream alone (18 MB → 7 MB).
     target.write_bytes(gzip.compress(sparse(raw.read_bytes()), compresslevel=9, mtime=0))
@@ -246,24 +256,29 @@ def sparse(snapshot: bytes) -> bytes:
     return header + table + b"".join(snapshot[offset:offset + length] for offset, length in segments)
 
 
-def prepare() -> Runtime:
-    """Build (or reuse from `build/runtime/`) the wheels, lock file and snapshot for this source tree.
+def prepare(languages: tuple[str, ...] | None = None) -> Runtime:
+    """Build (or reuse from `build/runtime/`) the wheels, lock file and snapshot for this source tree,
+    in `languages` (by default mkdocs.yml's, `wiki/languages.py`).
 
     Safe with concurrent builds: each one works in its own temporary folder and the first to finish
     renames it into place.
     """
-    version, key = pyodide_version(), digest()
+    if languages is None:
+        from wiki import languages as site_languages
+
+        languages = site_languages.read().all
+    version, key = pyodide_version(), digest(languages)
     app_dir = CACHE / key
     if not (app_dir / "snapshot.bin").exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix="tmp-", dir=CACHE))
         work.chmod(0o755)  # mkdtemp's 0700 would follow the folder into site/ (wiki/site_files.py resets it there too)
         try:
-            wheels = [build_app_wheel(work), build_babel_wheel(work)]
+            wheels = [build_app_wheel(work, languages), build_babel_wheel(work, languages)]
             write_lock(work, wheels)
             write_empty_stdlib(work)
-            write_trimmed_stdlib(work, wheels)
-            make_snapshot(work, wheels)
+            write_trimmed_stdlib(work, wheels, languages)
+            make_snapshot(work, wheels, languages)
             try:
                 work.rename(app_dir)
             except OSError:  # another build finished first with the same content

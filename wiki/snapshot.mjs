@@ -19,21 +19,12 @@ for name in ${JSON.stringify(wheels.map((w) => path.basename(w)))}:
     os.remove("/tmp/" + name)
 importlib.invalidate_caches()
 
-import json
-import calculators, widgets
-from widgets.view import LANGUAGES
-
-def _kw_view(payload):
-    request = json.loads(payload)
-    return json.dumps(widgets.view(request["name"], request["inputs"], request["lang"]))
+import widgets.protocol  # the worker calls its handle_view: imported here, it is in the snapshot
+from widgets.protocol import warm
 
 # Pre-warm every code path once per language (Babel's CLDR data, catalogs, SVG) so that the
 # restored interpreter never needs a file: the snapshot holds memory, not the file system.
-for lang in LANGUAGES:
-    for name in calculators.CALCULATORS:
-        widgets.view(name, {}, lang)
-        widgets.view(name, {"gpus": "x", "context": "", "mfu": "2", "target_tokens_per_s": "-1"}, lang)
-    widgets.view("vram_fit", {"model": "custom", "params_b": "1,5", "weights_limit": "0.7"}, lang)
+warm(${JSON.stringify(process.env.KW_LANGUAGES.split(","))})
 import gc
 gc.collect()
 gc.freeze()  # everything imported so far is permanent: later collections need not walk it

@@ -14,14 +14,9 @@ const py = await loadPyodide();
 await py.loadPackage(wheels.map((wheel) => path.resolve(wheel)), { messageCallback() {} });
 py.runPython(`
 import sys
-import calculators, widgets
-from widgets.view import LANGUAGES
+from widgets.protocol import warm
 
-for lang in LANGUAGES:
-    for name in calculators.CALCULATORS:
-        widgets.view(name, {}, lang)
-        widgets.view(name, {"gpus": "x", "context": "", "mfu": "2", "target_tokens_per_s": "-1"}, lang)
-    widgets.view("vram_fit", {"model": "custom", "params_b": "1,5", "weights_limit": "0.7"}, lang)
+warm(${JSON.stringify(process.env.KW_LANGUAGES.split(","))})
 
 import importlib._bootstrap_external as external
 import importlib.util, zipfile, zipimport

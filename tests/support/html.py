@@ -82,4 +82,4 @@ def url_paths(site: Path) -> list[str]:
 def runtime_config(site: Path, article: str = "scale-out/") -> dict[str, str]:
     """The runtime URLs the build wrote into an article (relative to the site root)."""
     source = (site / article / "index.html").read_text(encoding="utf-8")
-    return json.loads(re.search(r'<script type="application/json" id="kw-runtime">(.*?)</script>', source)[1])
+    return json.loads(re.search(r'<script type="application/json" id="kw-runtime"[^>]*>(.*?)</script>', source)[1])

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
 
 from tests.conftest import ROOT
 
@@ -22,3 +31,47 @@ def copy_project(target: Path) -> Path:
     for name in ("mkdocs.yml", "pyproject.toml"):
         shutil.copy(ROOT / name, target / name)
     return target / "mkdocs.yml"
+
+
+def with_pages(root: Path, pages: dict[str, str]) -> None:
+    """Replace the copied articles by `pages` (file name under docs/ -> text) and put them in the nav.
+
+    The home pages stay; the nav lists `index.md` and every page of the default language given.
+    """
+    for page in (root / "docs").glob("*.md"):
+        if not page.name.startswith("index."):
+            page.unlink()
+    for name, text in pages.items():
+        (root / "docs" / name).write_text(text, encoding="utf-8")
+    nav = "".join(f"  - {name}\n" for name in pages if name.count(".") == 1)
+    config = root / "mkdocs.yml"
+    config.write_text(re.sub(r"^nav:\n(?:[ \t]+- .*\n)+", f"nav:\n  - index.md\n{nav}",
+                             config.read_text(encoding="utf-8"), flags=re.MULTILINE), encoding="utf-8")
+
+
+def add_language(root: Path, locale: str, name: str) -> None:
+    """Declare one more language in the copy's mkdocs.yml (the i18n plugin, the one place for it) and give
+    it a complete catalog whose translations are the English msgids."""
+    config = root / "mkdocs.yml"
+    entry = f"        - locale: {locale}\n          name: {name}\n          build: true\n"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("\nmarkdown_extensions:", f"{entry}\nmarkdown_extensions:", 1), encoding="utf-8")
+    with (root / "i18n" / "messages.pot").open("rb") as handle:
+        template = read_po(handle)
+    catalog = Catalog(locale=locale)
+    for message in template:
+        if message.id:
+            catalog.add(message.id, message.id)
+    target = root / "i18n" / locale / "LC_MESSAGES" / "messages.po"
+    target.parent.mkdir(parents=True)
+    with target.open("wb") as handle:
+        write_po(handle, catalog)
+
+
+def view_in(root: Path, name: str, inputs: dict[str, Any], lang: str) -> dict[str, Any]:
+    """`widgets.view.view` as the copy at `root` computes it (its calculators, widgets and compiled catalogs)."""
+    code = ("import json, sys; from widgets import view; "
+            "print(json.dumps(view(*json.loads(sys.stdin.read()))))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, input=json.dumps([name, inputs, lang]),
+                            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(root)})
+    return json.loads(result.stdout)

@@ -14,26 +14,10 @@ from typing import Any
 
 import yaml
 
+from wiki import languages
 from wiki.embed import FRONT_MATTER
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-class _ConfigLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml without MkDocs: `!ENV [NAME, default]` becomes its default."""
-
-
-def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    value = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [None]
-    return value[-1]
-
-
-_ConfigLoader.add_constructor("!ENV", _env)
-
-
-def read_config(path: Path) -> dict[str, Any]:
-    """mkdocs.yml as plain data (environment variables replaced by their defaults)."""
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_ConfigLoader) or {}
 
 
 def front_matter(text: str) -> tuple[dict[str, Any], int]:
@@ -81,22 +65,18 @@ class Project:
 
     @cached_property
     def config(self) -> dict[str, Any]:
-        return read_config(self.mkdocs_yml)
+        """mkdocs.yml as plain data (MkDocs' own loader)."""
+        return languages.read_config(self.mkdocs_yml)
 
     @cached_property
     def i18n(self) -> dict[str, Any]:
         """The options of the mkdocs-static-i18n plugin."""
-        for plugin in self.config.get("plugins", []):
-            if isinstance(plugin, dict) and "i18n" in plugin:
-                return plugin["i18n"] or {}
-        return {}
+        return languages.i18n_options(self.config)
 
     @cached_property
     def languages(self) -> tuple[str, ...]:
-        """Every language, the default first (`da`, `fr`)."""
-        langs = self.i18n.get("languages", [])
-        default = [lang["locale"] for lang in langs if lang.get("default")]
-        return tuple(default + [lang["locale"] for lang in langs if not lang.get("default")])
+        """Every language, the default first (`da`, `fr`), as the i18n plugin declares them."""
+        return languages.from_plugin(self.i18n.get("languages", [])).all
 
     @property
     def default_language(self) -> str:

@@ -209,13 +209,6 @@ getattr(zipimport, "_zip_directory_cache", {}).clear()
 sys.path_importer_cache.clear()
 importlib.invalidate_caches()`);
   };
-  py.runPython(`
-import json, widgets
-
-def _kw_view(payload):
-    request = json.loads(payload)
-    return json.dumps(widgets.view(request["name"], request["inputs"], request["lang"]))
-`);
   return py;
 }
 
@@ -282,10 +275,10 @@ async function keepSnapshot(config) {
   postMessage({ type: "kept" });
 }
 
-let viewFunction = null; // the Python function _kw_view, looked up once
+let viewFunction = null; // widgets.protocol.handle_view, looked up once
 
 function view(request) {
-  viewFunction ??= python.globals.get("_kw_view");
+  viewFunction ??= python.pyimport("widgets.protocol").handle_view;
   return JSON.parse(viewFunction(JSON.stringify(request)));
 }
 

@@ -16,12 +16,8 @@ let nextId = 1;
 const pending = new Map();
 
 function siteBase() {
-  // Material's page config holds the relative path to the site root ("." / ".." / "../fr/" ...).
-  const config = JSON.parse(document.getElementById("__config")?.textContent || "{}");
-  const base = new URL(config.base || ".", location.href);
-  const lang = document.documentElement.lang;
-  // French pages point config.base at /fr/ for their search index; the runtime lives at the root.
-  return lang !== "da" && base.pathname.endsWith(`/${lang}/`) ? new URL("../", base) : base;
+  // The site root relative to this page ("." / ".." / "../.."), written by main.html: the runtime lives there.
+  return new URL(`${document.getElementById("kw-runtime")?.dataset.root || "."}/`, location.href);
 }
 
 function setState(widget, state) {
