@@ -78,7 +78,7 @@ class _Handler(BaseHTTPRequestHandler):
     root: Path
     rules: list[tuple[str, list[tuple[str, str]]]]
     counter: Counter
-    gzipped: dict[tuple[Path, bool], bytes]  # (file, probed): its gzip body
+    gzipped: dict[tuple[Path, int, bool], bytes]  # (file, mtime, probed): its gzip body (a new deploy: a new one)
     missing: set[str]  # URL paths answered 404, as if not deployed
     probe: dict[str, object]  # "script": the probe's source, "pages": URL paths that load it
     reports: queue.Queue
@@ -125,9 +125,10 @@ class _Handler(BaseHTTPRequestHandler):
             body = body.replace(b'<meta charset="utf-8">', f'<meta charset="utf-8"><script src="{PROBE_PATH}"></script>'
                                 .encode(), 1)
         if "gzip" in self.headers.get("Accept-Encoding", "") and headers["Content-Type"].startswith(COMPRESSED_TYPES):
-            if (target, probed) not in self.gzipped:
-                self.gzipped[target, probed] = gzip.compress(body, compresslevel=6, mtime=0)
-            body = self.gzipped[target, probed]
+            key = (target, stat.st_mtime_ns, probed)
+            if key not in self.gzipped:
+                self.gzipped[key] = gzip.compress(body, compresslevel=6, mtime=0)
+            body = self.gzipped[key]
             headers["Content-Encoding"] = "gzip"
             headers["Vary"] = "Accept-Encoding"
         self._send(HTTPStatus.OK, headers, body, path)

@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from wiki import catalogs, content_policy, csp, languages, runtime, site_files  # noqa: E402
+from wiki import catalogs, content_policy, csp, languages, offline, runtime, site_files  # noqa: E402
 from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
@@ -69,6 +69,8 @@ def on_config(config: MkDocsConfig) -> None:
     if problems:
         raise PluginError("The translation catalogs are not complete:\n  " + "\n  ".join(problems))
     catalogs.compile_all(langs)
+    # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
+    config.extra["kw_offline"] = not _theme.serving
 
 
 def _prepare_runtime(config: MkDocsConfig) -> None:
@@ -168,7 +170,8 @@ def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> s
 
 @event_priority(-200)  # after static-i18n (-100) has built every language and merged the index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Per-language search indexes, x-default in the sitemap, no CDN in Material's bundle, `_headers` (CSP)."""
+    """Per-language search indexes, x-default in the sitemap, no CDN in Material's bundle, `_headers` (CSP),
+    the service worker (last: it hashes what the others wrote)."""
     default, others = _languages(config)
     root = _site_root(config, others)
     write_split_indexes(root, default, others)
@@ -180,4 +183,6 @@ def on_post_build(config: MkDocsConfig) -> None:
     if "kw_runtime_prepared" in config.extra:
         runtime.install(config.extra["kw_runtime_prepared"], root)
     csp.write_headers(root, _theme.hashes)
+    if config.extra.get("kw_offline"):
+        offline.write_service_worker(root, config.extra.get("kw_runtime_prepared"), (default, *others))
     site_files.make_readable(root)

@@ -90,6 +90,15 @@ class Runtime:
             "wheels": [self.app_url + wheel.name for wheel in sorted(self.app_dir.glob("*.whl"))],
         }
 
+    def boot_files(self) -> dict[str, list[str]]:
+        """The files each boot reads (URLs relative to the site root), for the service worker
+        (`wiki/offline.py`): `common` to both, then a snapshot boot's and a plain boot's own. Holding
+        `common` and either of the others, the calculators boot offline."""
+        config = self.page_config()
+        return {"common": [config["loader"], config["asm"], config["wasm"], config["lock"]],
+                "snapshot": [config["snapshot"], self.app_url + "empty-stdlib.zip"],
+                "plain": [config["stdlib"], *config["wheels"]]}
+
 
 def pyodide_version() -> str:
     """The installed npm `pyodide` version, or an error that says how to install it."""

@@ -40,8 +40,8 @@ def docroots(site_dir: Path) -> Iterator[dict[str, Path]]:
 
 
 def hosted_page(browser):
-    """A fresh page that records responses, console errors and CSP violations."""
-    context = browser.new_context(service_workers="block")
+    """A fresh page that records responses, console errors and CSP violations (service workers on)."""
+    context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(20000)
     page.add_init_script(RECORD_VIOLATIONS)
@@ -71,6 +71,11 @@ def test_the_live_calculators_work_on_the_host(browser, site_dir: Path, docroots
                 assert widget(page, "vram_fit").locator('[data-output="verdict"]').text_content() == \
                     expected["verdict_text"]
                 assert page.evaluate("window.__cspViolations") == []
+            # The service worker (sw.js at the site root) registered under the policy, its scope the
+            # site's own path: both languages, at the root or under the sub-path.
+            page.wait_for_selector("html[data-kw-offline]", state="attached")
+            assert page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.scope)") == base
+            assert page.evaluate("window.__cspViolations") == []
             failed = {url: status for url, (status, _type) in page.responses.items() if status >= 400}
             assert failed == {}
             scripts = {url: kind for url, (_status, kind) in page.responses.items() if url.endswith(".js")}

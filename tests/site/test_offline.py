@@ -1,0 +1,144 @@
+"""The service worker (wiki/offline.py, wiki/sw.js): after one visit both languages read offline and
+calculate offline, a second visit asks the host for nothing but the worker's update check, and a new
+build replaces the old cache.
+
+The site is served by the bench host without its `_headers` (every file revalidated, as on a host with
+no cache lifetimes): what the browser does not ask the host for, the service worker answered."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from benchmarks.chromium import ARGS as CHROMIUM_ARGS
+from benchmarks.host import Host
+from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
+from tests.support.html import runtime_config
+from widgets import view
+from wiki import offline
+from wiki.runtime import Runtime
+
+pytestmark = pytest.mark.browser
+
+READY_OR_ERROR = '[data-calculator="vram_fit"]:is([data-state="ready"], [data-state="error"])'
+
+
+def served_copy(site_dir: Path, target: Path) -> Path:
+    """The built site without `_headers`: the host then asks browsers to revalidate every file."""
+    shutil.copytree(site_dir, target)
+    (target / "_headers").unlink()
+    return target
+
+
+@pytest.fixture
+def reader(browser, tmp_path: Path) -> Iterator[object]:
+    """A reader's browser: a profile on disk (an off-the-record context keeps little), service workers on."""
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS,
+        bypass_csp=True)
+    context.set_default_timeout(20000)
+    yield context
+    context.close()
+
+
+def live_result(page, url: str, lang: str) -> None:
+    """Open an article, check its prerendered numbers, and get a live result for 16 GPUs."""
+    page.goto(url)
+    assert page.locator("html").get_attribute("lang") == lang
+    prerendered = view("vram_fit", form_values(page, "vram_fit"), lang)
+    for key, text in prerendered["outputs"].items():
+        assert widget(page, "vram_fit").locator(f'[data-output="{key}"]').text_content() == text, key
+    page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+    page.wait_for_selector(READY_OR_ERROR, timeout=60000)
+    assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
+    set_value(page, "vram_fit", "gpus", "16")
+    expected = view("vram_fit", form_values(page, "vram_fit"), lang)
+    wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
+    assert widget(page, "vram_fit").locator('[data-output="verdict"]').text_content() == expected["verdict_text"]
+
+
+def kept_for_offline(page) -> None:
+    page.wait_for_selector('html[data-kw-offline="runtime"]', state="attached", timeout=60000)
+
+
+def test_after_one_visit_both_languages_read_and_calculate_offline(browser, reader, site_dir: Path,
+                                                                    tmp_path: Path) -> None:
+    page = reader.new_page()
+    with Host(served_copy(site_dir, tmp_path / "site")) as host:
+        base = host.url
+        live_result(page, base + ARTICLE["da"], "da")
+        kept_for_offline(page)
+    reader.set_offline(True)  # and the host is gone
+    for path, lang in (("fr/", "fr"), ("", "da")):
+        page.goto(base + path)
+        assert page.locator("html").get_attribute("lang") == lang
+        assert page.locator("article h1").count() == 1
+    live_result(page, base + ARTICLE["fr"], "fr")  # never opened online: the other language's article
+    assert page.locator("html").get_attribute("data-kw-boot") == "snapshot"
+
+
+def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader, site_dir: Path,
+                                                                          tmp_path: Path) -> None:
+    with Host(served_copy(site_dir, tmp_path / "site")) as host:
+        first = reader.new_page()
+        live_result(first, host.url + ARTICLE["fr"], "fr")
+        kept_for_offline(first)
+        assert any(p.startswith("/pyodide/") for p in host.counter.requests)
+        first.close()
+        host.counter.reset()
+        second = reader.new_page()
+        live_result(second, host.url + ARTICLE["da"], "da")
+        assert second.locator("html").get_attribute("data-kw-boot") == "snapshot"
+        assert set(host.counter.requests) <= {"/sw.js"}, host.counter.requests
+
+
+def rebuilt(site: Path) -> str:
+    """A new build of `site`: one page's text changed and `sw.js` written again by the build's own
+    function; returns the new cache name."""
+    article = site / ARTICLE["fr"] / "index.html"
+    article.write_text(article.read_text(encoding="utf-8").replace(
+        "</article>", '<p id="kw-new-build">nouvelle version</p></article>', 1), encoding="utf-8")
+    config = runtime_config(site)
+    version = config["pyodide"].strip("/").split("/")[-1]
+    digest = config["lock"].split("/")[-2].removeprefix("app-")
+    offline.write_service_worker(site, Runtime(version, digest, site / "pyodide" / f"app-{digest}"), ("da", "fr"))
+    return build_data(site)["cache"]
+
+
+def build_data(site: Path) -> dict:
+    first = (site / "sw.js").read_text(encoding="utf-8").split("\n", 1)[0]
+    return json.loads(first.removeprefix("const BUILD = ").removesuffix(";"))
+
+
+CACHES = "async () => await caches.keys()"
+
+
+def test_a_new_build_replaces_the_old_cache_and_keeps_the_runtime_without_downloading_it(
+        reader, site_dir: Path, tmp_path: Path) -> None:
+    site = served_copy(site_dir, tmp_path / "site")
+    old = build_data(site)["cache"]
+    with Host(site) as host:
+        page = reader.new_page()
+        live_result(page, host.url + ARTICLE["fr"], "fr")
+        kept_for_offline(page)
+        assert page.evaluate(CACHES) == [old]
+        new = rebuilt(site)
+        assert new != old
+        host.counter.reset()
+        page.goto(host.url + ARTICLE["da"])  # a navigation: the browser checks sw.js and finds the new build
+        for _ in range(100):
+            if page.evaluate(CACHES) == [new]:
+                break
+            page.wait_for_timeout(300)
+        assert page.evaluate(CACHES) == [new], host.counter.requests
+        assert not any(p.startswith("/pyodide/") for p in host.counter.requests), host.counter.requests
+        page.goto(host.url + ARTICLE["fr"])
+        assert page.locator("#kw-new-build").count() == 1
+        snapshot = host.url + runtime_config(site)["snapshot"]
+        assert page.evaluate("async ([name, url]) => Boolean(await (await caches.open(name)).match(url))",
+                             [new, snapshot])

@@ -1,0 +1,68 @@
+"""The service worker (`sw.js` at the site root, source `wiki/sw.js`): offline reading, warm later visits.
+
+The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`, then the source:
+
+- `cache`: `kw-<digest>`, a digest of every file the worker keeps (and of its own source), so a build
+  that changes anything is a new `sw.js`, installs a new cache and deletes the old one;
+- `shell`: what is cached at install (small: ~0.3 MB over the wire): every page of both languages,
+  the theme's assets without source maps, the search indexes and the Lunr scripts of the site's
+  languages, the sitemap;
+- `runtime`: the files of each boot (`Runtime.boot_files`), kept once a boot has fetched them;
+- `dirs`: the runtime's versioned folders, served cache-first.
+
+URLs are relative to the site root, so the site works under a sub-path. `mkdocs serve` gets no
+service worker (its pages change under live reload).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from wiki.runtime import Runtime
+
+SOURCE = Path(__file__).resolve().parent / "sw.js"
+SCRIPT = "sw.js"
+LEFT_OUT = ("pyodide/", "bench-")
+LEFT_OUT_SUFFIXES = (".map", ".gz")
+LUNR = "assets/javascripts/lunr/"
+
+
+def shell_paths(site_dir: Path, languages: Iterable[str]) -> list[str]:
+    """The URL paths (relative to the site root) cached at install: pages as their folder URL."""
+    lunr = {f"{LUNR}min/lunr.{name}.min.js" for name in ("stemmer.support", "multi", *languages)}
+    paths = []
+    for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
+        rel = path.relative_to(site_dir).as_posix()
+        if rel.startswith(LEFT_OUT) or rel.endswith(LEFT_OUT_SUFFIXES):
+            continue
+        if "/" not in rel and not rel.endswith((".html", ".xml")):  # _headers, sw.js itself
+            continue
+        if rel.startswith(LUNR) and rel not in lunr:
+            continue
+        paths.append(rel[: -len("index.html")] if rel == "index.html" or rel.endswith("/index.html") else rel)
+    return paths
+
+
+def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> dict[str, object]:
+    """What `sw.js` is given: its cache name, the shell, the runtime's files and folders."""
+    shell = shell_paths(site_dir, languages)
+    boots = runtime.boot_files() if runtime else {"common": [], "snapshot": [], "plain": []}
+    dirs = [runtime.pyodide_url, runtime.app_url] if runtime else []
+    sha = hashlib.sha256(SOURCE.read_bytes())
+    for rel in shell:
+        file = site_dir / (rel + "index.html" if rel == "" or rel.endswith("/") else rel)
+        sha.update(rel.encode() + b"\0" + file.read_bytes())
+    sha.update(json.dumps([boots, dirs]).encode())
+    return {"cache": "kw-" + sha.hexdigest()[:16], "shell": shell, "runtime": boots, "dirs": dirs}
+
+
+def write_service_worker(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> Path:
+    """Write `site_dir/sw.js` for this build; return its path."""
+    data = build_data(site_dir, runtime, languages)
+    target = site_dir / SCRIPT
+    target.write_text(f"const BUILD = {json.dumps(data, separators=(',', ':'))};\n" + SOURCE.read_text(
+        encoding="utf-8"), encoding="utf-8")
+    return target

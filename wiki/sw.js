@@ -1,0 +1,126 @@
+// Service worker of the Kentino Wiki: both languages' pages read offline, and the live calculators'
+// runtime kept so that every later page and visit boots without asking the network.
+// The build (wiki/offline.py) writes this file to the site root as sw.js, after one line that defines
+//   BUILD = {cache, shell, runtime: {common, snapshot, plain}, dirs}
+// (URLs relative to the site root): its scope is the site root, wherever the site is hosted.
+//
+// - The shell (every page of both languages, the theme's and our assets, the search indexes) is
+//   cached at install and served from the cache. Pages and assets of one build always come together
+//   (our own scripts have no content hash in their names); a new build is a new sw.js, which the
+//   browser finds when it checks for an update after a navigation: it caches the new build, takes
+//   over and deletes the old cache, and the next page is the new build's.
+// - The runtime (/pyodide/: paths versioned by Pyodide's version and our content digest, immutable)
+//   is cache-first: cached as a boot fetches it, or copied from the browser's HTTP cache when the
+//   page says a boot is done ("keep"); never downloaded for the cache alone (Save-Data, 2G, metered
+//   lines pay nothing extra).
+// - Anything else goes to the network as if there were no service worker.
+
+const SCOPE = new URL("./", self.location).href;
+const absolute = (path) => new URL(path, SCOPE).href;
+const SHELL = BUILD.shell.map(absolute);
+const SHELL_SET = new Set(SHELL);
+const RUNTIME = Object.fromEntries(Object.entries(BUILD.runtime).map(([boot, paths]) => [boot, paths.map(absolute)]));
+const RUNTIME_DIRS = BUILD.dirs.map(absolute);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(BUILD.cache);
+    // `no-cache`: the new build's files, not what the HTTP cache may still hold of the old one.
+    await cache.addAll(SHELL.map((href) => new Request(href, { cache: "no-cache" })));
+    // Runtime files are immutable by their path: those an earlier build's cache holds are carried over.
+    for (const href of Object.values(RUNTIME).flat()) {
+      const held = await caches.match(href);
+      if (held) await cache.put(href, held);
+    }
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("kw-") && name !== BUILD.cache) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+// A page: from the cache, else the network, else (offline, a page this build does not have) the
+// error page of its language.
+async function page(request) {
+  const cache = await caches.open(BUILD.cache);
+  const held = await cache.match(request, { ignoreSearch: true });
+  if (held) return held;
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const french = request.url.startsWith(absolute("fr/"));
+    const fallback = await cache.match(absolute(french ? "fr/404.html" : "404.html"));
+    if (fallback) return fallback;
+    throw error;
+  }
+}
+
+// A runtime file: from the cache, else fetched (the request keeps the client's abort signal and cache
+// mode) and cached on the way if whole.
+async function runtimeFile(event) {
+  const cache = await caches.open(BUILD.cache);
+  const held = await cache.match(event.request.url);
+  if (held) return held;
+  const response = await fetch(event.request);
+  if (response.status === 200 && response.type === "basic") {
+    event.waitUntil(cache.put(event.request.url, response.clone()).catch(() => {}));
+  }
+  return response;
+}
+
+async function shellFile(request) {
+  const held = await caches.match(request.url, { cacheName: BUILD.cache });
+  return held || fetch(request);
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || request.headers.has("range")) return;
+  const href = request.url.split("#")[0];
+  if (request.mode === "navigate") {
+    if (href.startsWith(SCOPE)) event.respondWith(page(request));
+  } else if (RUNTIME_DIRS.some((dir) => href.startsWith(dir))) {
+    event.respondWith(runtimeFile(event));
+  } else if (SHELL_SET.has(href.split("?")[0])) {
+    event.respondWith(shellFile(request));
+  }
+});
+
+// "keep" (after a boot): copy the runtime files the HTTP cache holds into this build's cache (no
+// network: `only-if-cached`), then answer whether the calculators can now boot offline.
+async function keepRuntime() {
+  const cache = await caches.open(BUILD.cache);
+  const held = new Set();
+  for (const href of Object.values(RUNTIME).flat()) {
+    if (await cache.match(href)) {
+      held.add(href);
+      continue;
+    }
+    try {
+      const response = await fetch(href, { cache: "only-if-cached", mode: "same-origin" });
+      if (response.status === 200) {
+        await cache.put(href, response);
+        held.add(href);
+      }
+    } catch {
+      // not in the HTTP cache: cached when a later boot fetches it
+    }
+  }
+  const has = (boot) => RUNTIME[boot].every((href) => held.has(href));
+  return has("common") && (has("snapshot") || has("plain"));
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "keep") return;
+  const [port] = event.ports;
+  event.waitUntil(keepRuntime().then(
+    (offline) => port?.postMessage({ type: "kept", offline }),
+    () => port?.postMessage({ type: "kept", offline: false }),
+  ));
+});
