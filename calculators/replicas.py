@@ -1,5 +1,8 @@
 """replicas: data-parallel replicas for a throughput target, and the ops tax.
 
+- node rate = node_tokens_per_s when typed (> 0); 0 (the default) takes it
+  from ``throughput`` for the node and load given (model, precision, GPU,
+  GPUs, context, concurrency): note ``node_rate_from_throughput``
 - target = target_tokens_per_s, or target_requests_per_s x tokens_per_request
   when a request rate is given
 - replicas = ceil(target / (node_tokens_per_s x utilization_target)): each
@@ -18,20 +21,36 @@ operations tax is a load balancer, one deployment per node and monitoring.
 from typing import Any
 
 from . import assumptions as A
-from .common import ceil_div, r, sig
+from . import throughput
+from .catalog.gpus import GPU_BY_ID
+from .catalog.models import resolve_model
+from .common import GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
 from .inputs import error
+from .power import node_kw
 from .spec import CalculatorSpec, Input, Output, note
+from .vram_fit import MAX_CONTEXT, model_notes
 
 VERDICTS = ("one_node", "dp_replicas")
-NOTES = ("target_from_requests", "replica_ops_tax", "spare_node")
+NOTES = ("custom_inputs_ignored", "target_from_requests", "node_rate_from_throughput", "replica_ops_tax",
+         "spare_node")
+MIN_TYPED_NODE_RATE = 1.0  # tokens/s; a typed rate below it is an error, 0 takes throughput's
+# The node's workload, as `throughput` takes it: its rate is the replicas' default node rate.
+NODE_INPUTS = (
+    *MODEL_INPUTS_FULL,
+    Input("precision", "choice", "fp8", choices=A.PRECISIONS),
+    GPU,
+    GPUS,
+    Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
+    Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
+)
 
 SPEC = CalculatorSpec(
     inputs=(
         Input("target_tokens_per_s", "float", 1500.0, unit="tokens_per_s", min=1.0, max=1e9),
         Input("target_requests_per_s", "float", 0.0, unit="requests_per_s", min=0.0, max=1e7),
         Input("tokens_per_request", "float", 500.0, unit="tokens", min=1.0, max=1e6),
-        Input("node_tokens_per_s", "float", A.DEFAULT_NODE_TOKENS_PER_S, unit="tokens_per_s",
-              min=1.0, max=1e7),
+        Input("node_tokens_per_s", "float", 0.0, unit="tokens_per_s", min=0.0, max=1e7),
+        *NODE_INPUTS,
         Input("node_failure_rate", "float", A.DEFAULT_NODE_FAILURE_RATE, unit="per_year",
               min=0.01, max=1000.0),
         Input("utilization_target", "float", A.DEFAULT_UTILIZATION_TARGET, unit="ratio",
@@ -40,6 +59,8 @@ SPEC = CalculatorSpec(
     ),
     outputs=(
         Output("target_tokens_per_s", "float", "tokens_per_s"),
+        Output("node_tokens_per_s", "float", "tokens_per_s"),
+        Output("node_rate_source", "key"),
         Output("replicas", "count", "nodes"),
         Output("spare_nodes", "count", "nodes"),
         Output("nodes", "count", "nodes"),
@@ -54,6 +75,8 @@ SPEC = CalculatorSpec(
         Output("effort_per_added_node_max", "multiplier"),
         Output("effort_total_min", "multiplier"),
         Output("effort_total_max", "multiplier"),
+        Output("node_kw", "float", "kw"),
+        Output("cluster_kw", "float", "kw"),
     ),
     verdicts=VERDICTS,
     notes=NOTES,
@@ -61,11 +84,14 @@ SPEC = CalculatorSpec(
 
 
 def validate(inp: dict[str, Any], raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Cross-field check: a request rate and an explicit token rate conflict.
+    """Cross-field checks: a typed node rate is at least 1 tok/s (0: from ``throughput``); a
+    request rate and an explicit token rate conflict.
 
     With a request rate, ``target_tokens_per_s`` is unused and left out of the
     normalized inputs (so they can be passed to ``run`` again).
     """
+    if 0 < inp["node_tokens_per_s"] < MIN_TYPED_NODE_RATE:  # 0 means "from throughput"
+        return {}, [error("node_tokens_per_s", "too_small", min=MIN_TYPED_NODE_RATE)]
     if inp["target_requests_per_s"] <= 0:
         return inp, []
     if raw.get("target_tokens_per_s") is not None:
@@ -83,7 +109,12 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
                           tokens_per_request=inp["tokens_per_request"]))
     else:
         target = inp["target_tokens_per_s"]
-    node = inp["node_tokens_per_s"]
+    node, source = inp["node_tokens_per_s"], "typed"
+    if node <= 0:
+        node, source = throughput.node_rate(inp), "throughput"
+        notes.extend(model_notes(resolve_model(inp), inp, raw))
+        notes.append(note("node_rate_from_throughput", node_tokens_per_s=sig(node, 6), gpus=inp["gpus"],
+                          concurrency=inp["concurrency"], context=inp["context"]))
     planned = node * inp["utilization_target"]  # what one replica is planned to carry
     replicas = max(1, ceil_div(target, planned))
     spare = 1 if inp["spare"] else 0
@@ -94,8 +125,11 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         notes.append(note("spare_node", spare_nodes=spare))
     if added:
         notes.append(note("replica_ops_tax", added_nodes=added))
+    kw = node_kw(GPU_BY_ID[inp["gpu"]], inp["gpus"])
     values = {
         "target_tokens_per_s": r(target, 2),
+        "node_tokens_per_s": sig(node, 6),
+        "node_rate_source": source,
         "replicas": replicas,
         "spare_nodes": spare,
         "nodes": nodes,
@@ -110,5 +144,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "effort_per_added_node_max": A.EFFORT_PER_ADDED_NODE_MAX,
         "effort_total_min": r(1 + A.EFFORT_PER_ADDED_NODE_MIN * added, 2),
         "effort_total_max": r(1 + A.EFFORT_PER_ADDED_NODE_MAX * added, 2),
+        "node_kw": r(kw, 2),
+        "cluster_kw": r(kw * nodes, 2),
     }
     return {"values": values, "verdict": "one_node" if replicas == 1 else "dp_replicas", "notes": notes}

@@ -76,6 +76,9 @@ SPEC = CalculatorSpec(
 )
 
 
+SPEC_NAMES = frozenset(i.name for i in SPEC.inputs)
+
+
 def _tp_s(model: Model, gpu: Gpu, gpus: int, tokens: int) -> float:
     """Forward-pass tensor-parallel all-reduces over the in-box link, seconds."""
     if gpus == 1:
@@ -137,6 +140,13 @@ def offline_tokens_per_s(model: str, gpu: str, gpus: int, precision: str, kv_pre
     batch = max(1, min(max_batch, f["max_concurrency"]))
     step = decode_step(m, g, gpus, precision, kv_precision, batch, mean)["step"]
     return output_len * batch / (output_len * step + batch * prefill_s(m, g, gpus, precision, input_len))
+
+
+def node_rate(inp: dict[str, Any]) -> float:
+    """Unrounded node_tokens_per_s for normalized throughput inputs (used by `replicas`)."""
+    d = decode_step(resolve_model(inp), GPU_BY_ID[inp["gpu"]], inp["gpus"], inp["precision"],
+                    inp.get("kv_precision", "bf16"), inp["concurrency"], inp["context"])
+    return inp["concurrency"] / d["step"]
 
 
 def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:

@@ -211,9 +211,15 @@ CASES: list[dict[str, Any]] = [
                 "notes.2.code": "frontier_not_kentino_hardware"}},
     # --- Replicas and the operations tax ------------------------------------------------
     {"id": "replicas_node_rate_default",
-     "claim": "One 8-GPU node serves 500-2,000 tok/s aggregate at 70B FP8 (default: 1,000)",
+     "claim": "By default a replica is the article's node, at the rate `throughput` gives it (70B FP8 on "
+              "8 x RTX Pro 6000, 32 x 32k: 732.4 tok/s): 2,400 tok/s at 80 % need 5 replicas",
      "calculator": "replicas", "inputs": {"target_tokens_per_s": 2400},
-     "expect": {"values.replicas": 3, "verdict": "dp_replicas", "values.utilization": 0.8}},
+     "expect": {"values.node_tokens_per_s": {"approx": 732.4, "tol": 0.05}, "values.node_rate_source": "throughput",
+                "values.replicas": 5, "verdict": "dp_replicas"}},
+    {"id": "replicas_typed_node_rate",
+     "claim": "A typed node rate wins: 2,400 tok/s on nodes of 1,000 planned at 80 % = 3 replicas at 80 %",
+     "calculator": "replicas", "inputs": {"target_tokens_per_s": 2400, "node_tokens_per_s": 1000},
+     "expect": {"values.replicas": 3, "values.node_rate_source": "typed", "values.utilization": 0.8}},
     {"id": "replicas_failure_rate_n_times",
      "claim": "Multi-node failure rates are roughly N times a single node",
      "calculator": "replicas",

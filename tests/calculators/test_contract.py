@@ -263,14 +263,15 @@ def test_non_string_key_is_unknown_input() -> None:
 
 def test_input_of_another_calculator_is_unknown() -> None:
     assert codes(run("training_memory", {"kv_heads": 8})) == [("kv_heads", "unknown_input")]
-    assert codes(run("replicas", {"model": "llama-3.1-70b"})) == [("model", "unknown_input")]
+    assert codes(run("replicas", {"kv_precision": "fp8"})) == [("kv_precision", "unknown_input")]
+    assert codes(run("replicas", {"node_tokens_per_s": 0.5})) == [("node_tokens_per_s", "too_small")]
 
 
 def test_conflicting_replica_targets() -> None:
     res = run("replicas", {"target_tokens_per_s": 1000, "target_requests_per_s": 2})
     assert res["errors"] == [{"field": "target_requests_per_s", "code": "conflicting_inputs",
                               "params": {"with": "target_tokens_per_s"}}]
-    ok = run("replicas", {"target_requests_per_s": 2, "tokens_per_request": 1000})
+    ok = run("replicas", {"target_requests_per_s": 2, "tokens_per_request": 1000, "node_tokens_per_s": 1000})
     assert ok["values"]["target_tokens_per_s"] == 2000.0 and ok["values"]["replicas"] == 3  # at 80 %
     assert ok["notes"][0]["code"] == "target_from_requests"
 

@@ -34,9 +34,13 @@ def _value(item: dict[str, Any]) -> st.SearchStrategy:
 def valid_inputs(name: str, exclude: tuple[str, ...] = ()) -> st.SearchStrategy:
     """Random valid inputs for `name` (any subset of its inputs)."""
     items = [i for i in CALCULATORS[name]["inputs"] if i["name"] not in exclude]
+    optional = {}
     if name == "replicas":  # a request rate and an explicit token rate conflict
         items = [i for i in items if i["name"] != "target_tokens_per_s"]
-    return st.fixed_dictionaries({}, optional={i["name"]: _value(i) for i in items})
+        if "node_tokens_per_s" not in exclude:  # 0 (from throughput) or a typed rate of at least 1 tok/s
+            optional["node_tokens_per_s"] = st.just(0.0) | st.floats(1.0, 1e7)
+    optional.update({i["name"]: _value(i) for i in items if i["name"] not in optional})
+    return st.fixed_dictionaries({}, optional=optional)
 
 
 def spec_keyed_json(name: str) -> st.SearchStrategy:
@@ -234,9 +238,11 @@ def test_replicas_cover_target(data: st.DataObject) -> None:
         target = inp["target_requests_per_s"] * inp["tokens_per_request"]
     else:
         target = inp["target_tokens_per_s"]
-    planned = inp["node_tokens_per_s"] * inp["utilization_target"]
-    assert v["replicas"] * planned >= target * (1 - 1e-12)
-    assert v["replicas"] == 1 or (v["replicas"] - 1) * planned < target
+    node = inp["node_tokens_per_s"] or v["node_tokens_per_s"]  # 0: the rate throughput gives (6 digits)
+    assert v["node_rate_source"] == ("typed" if inp["node_tokens_per_s"] else "throughput")
+    planned = node * inp["utilization_target"]
+    assert v["replicas"] * planned >= target * (1 - 1e-5)
+    assert v["replicas"] == 1 or (v["replicas"] - 1) * planned < target * (1 + 1e-5)
     assert v["utilization"] <= inp["utilization_target"] * (1 + 1e-3) or v["replicas"] == 1
     assert v["nodes"] == v["replicas"] + (1 if inp["spare"] else 0) == v["added_nodes"] + 1
     assert math.isclose(v["cluster_failure_rate"], v["nodes"] * v["node_failure_rate"], rel_tol=1e-3)
