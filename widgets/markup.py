@@ -14,6 +14,7 @@ TONES = {
     "fits": "ok", "scales": "ok", "one_node": "ok", "one_node_int4": "ok",
     "tight": "warn", "restructure": "warn", "dp_replicas": "info", "multi_node_ib": "warn",
     "does_not_fit": "bad", "frontier": "bad",
+    "memory_bound": "info", "compute_bound": "info", "within_a_month": "ok", "months": "warn", "years": "bad",
 }
 # 16 px icons drawn with strokes (currentColor): a tick, an exclamation mark, a cross, an "i".
 ICONS = {

@@ -25,6 +25,8 @@ TITLES = {
     "scaling": N_("Scaling efficiency of a training step"),
     "decision": N_("The decision flow, step by step"),
     "replicas": N_("Data-parallel replicas for a throughput target"),
+    "throughput": N_("Serving throughput of one node"),
+    "training_time": N_("How long a training run takes"),
 }
 
 LABELS = {
@@ -58,11 +60,14 @@ LABELS = {
     "target_tokens_per_s": N_("Target throughput (tokens/s)"),
     "target_requests_per_s": N_("Target requests per second (0 = use tokens/s)"),
     "tokens_per_request": N_("Tokens per request"),
-    "node_tokens_per_s": N_("Tokens/s one node delivers"),
+    "node_tokens_per_s": N_("Tokens/s one node delivers (0 = computed)"),
     "node_failure_rate": N_("Failures per node per year"),
     "utilization_target": N_("Utilization target per node"),
     "spare": N_("Add a spare node (N+1)"),
     "pcie_placement": N_("Where the GPUs sit on PCIe"),
+    "tokens_t": N_("Training tokens (trillions)"),
+    # A label for one calculator's field, where the shared one would mislead ("calculator:field").
+    "training_time:gpus": N_("GPUs in all"),
 }
 
 HELP = {
@@ -99,7 +104,10 @@ HELP = {
     "target_tokens_per_s": N_("Aggregate tokens per second the service must deliver."),
     "target_requests_per_s": N_("If set, the target is requests per second × tokens per request."),
     "tokens_per_request": N_("Average tokens generated per request."),
-    "node_tokens_per_s": N_("The article: 500–2,000 tokens/s at 70B FP8 on 8 GPUs."),
+    "node_tokens_per_s": N_(
+        "0 computes it from the model, the node and the load below (the throughput calculator); type a measured "
+        "rate to use yours. The article: 500–2,000 tokens/s at 70B FP8 on 8 GPUs."
+    ),
     "node_failure_rate": N_("Incidents that take one node down, per year."),
     "utilization_target": N_("Plan each node for this share of its throughput: queues grow steeply near 100 %."),
     "spare": N_("Yes to keep one more node than the target needs, so a failure costs no capacity."),
@@ -107,6 +115,8 @@ HELP = {
         "Under one PCIe switch the GPUs reach ~50 GB/s (PCIe 5); across two CPU sockets the traffic crosses "
         "the CPUs (~22 GB/s). Ignored for NVLink."
     ),
+    "tokens_t": N_("Tokens the model is trained on, in trillions (Llama 3: 15)."),
+    "training_time:gpus": N_("GPUs of the whole run, rounded up to whole nodes."),
 }
 
 # Choice ids are looked up as "input:id" first (for ids that mean different things), then as "id".
@@ -138,6 +148,8 @@ CHOICES = {
     "inference": N_("Inference"),
     "full_finetune": N_("Full fine-tune"),
     "pretrain": N_("Pre-training from scratch"),
+    "memory": N_("Memory bandwidth"),
+    "compute": N_("Compute"),
     "true": N_("Yes"),
     "false": N_("No"),
 }
@@ -174,6 +186,17 @@ OUTPUTS = {
     "mtbf_days": N_("Mean time between failures"),
     "effort_per_added_node": N_("Engineering effort per added node"),
     "effort_total": N_("Engineering effort in all, against one node"),
+    "node_tokens_per_s": N_("Tokens/s of one node, all requests"),
+    "node_tokens_per_s_range": N_("Over the bandwidth and compute range"),
+    "tokens_per_s_per_request": N_("Tokens/s per request"),
+    "time_to_first_token_ms": N_("Time to first token, idle node"),
+    "bound": N_("Limited by"),
+    "node_kw": N_("Power of one node (maximum)"),
+    "cluster_kw": N_("Power of all nodes (maximum)"),
+    "gpu_months": N_("GPU-months"),
+    "gpu_months_range": N_("GPU-months over the compute range"),
+    "days": N_("Wall-clock time"),
+    "energy_mwh": N_("Energy for the run"),
 }
 
 VERDICTS = {
@@ -187,6 +210,11 @@ VERDICTS = {
     "dp_replicas": N_("Data-parallel replicas"),
     "multi_node_ib": N_("Multi-node over InfiniBand"),
     "frontier": N_("Frontier case"),
+    "memory_bound": N_("Memory-bound"),
+    "compute_bound": N_("Compute-bound"),
+    "within_a_month": N_("Within a month"),
+    "months": N_("Months"),
+    "years": N_("Years"),
 }
 
 # One sentence built from the values: why the verdict is what it is.
@@ -255,6 +283,39 @@ EXPLANATIONS = {
         "({effort_total} in all)."
     ),
 }
+
+EXPLANATIONS.update({
+    ("throughput", "memory_bound"): N_(
+        "Each decode step reads {bytes_per_step_gb} (the weights and the KV cache of {concurrency} requests of "
+        "{context} tokens): memory bandwidth sets the pace. The node delivers {node_tokens_per_s} in all, "
+        "{tokens_per_s_per_request} per request; the first token of a {context}-token prompt takes "
+        "{time_to_first_token_ms} on an idle node."
+    ),
+    ("throughput", "compute_bound"): N_(
+        "At {concurrency} requests the GPUs' arithmetic, not their memory, sets the pace: the node delivers "
+        "{node_tokens_per_s} in all, {tokens_per_s_per_request} per request; the first token of a "
+        "{context}-token prompt takes {time_to_first_token_ms} on an idle node."
+    ),
+    ("throughput", "does_not_fit"): N_(
+        "The KV cache of {concurrency} requests of {context} tokens does not fit next to the weights: the node "
+        "holds {max_concurrency} such requests. The {node_tokens_per_s} it would deliver at this load is out "
+        "of reach."
+    ),
+    ("training_time", "within_a_month"): N_(
+        "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
+        "GPUs at {efficiency} scaling efficiency, drawing {cluster_kw} ({energy_mwh} in all)."
+    ),
+    ("training_time", "months"): N_(
+        "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
+        "GPUs, months of wall-clock time, at {efficiency} scaling efficiency, drawing {cluster_kw} "
+        "({energy_mwh} in all)."
+    ),
+    ("training_time", "years"): N_(
+        "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
+        "GPUs, more than a year; such a run needs a far larger cluster. Scaling efficiency {efficiency}, "
+        "drawing {cluster_kw} ({energy_mwh} in all)."
+    ),
+})
 
 # The reader's hardware and load fill the placeholders: {node} is "8 × RTX Pro 6000 Blackwell (768 GB)".
 QUESTIONS = {
@@ -326,6 +387,19 @@ NOTES = {
         "shared checkpoint storage."
     ),
     "spare_node": N_("One node more than the target needs: a failure costs no capacity."),
+    "node_rate_from_throughput": N_(
+        "The node rate, {node_tokens_per_s} tok/s, comes from the throughput model for {concurrency} requests of "
+        "{context} tokens on {gpus} GPUs; type a measured rate to use yours."
+    ),
+    "load_does_not_fit": N_(
+        "The node holds only {max_concurrency} requests of {context} tokens, not {concurrency}: the rate is that "
+        "of a load it cannot hold."
+    ),
+    "tp_comm_share": N_(
+        "The all-reduces between the {gpus} GPUs take a large share of each step: the link between the GPUs, "
+        "not their memory, limits the rate."
+    ),
+    "gpus_rounded_to_nodes": N_("The GPUs are rounded up to whole nodes: {gpus} GPUs in {nodes} nodes."),
 }
 
 ERRORS = {
@@ -352,6 +426,11 @@ UNITS = {
     "multiplier_range": N_("{low}–{high}×"),
     "range": N_("{low}–{high}"),
     "node": N_("{gpus} × {gpu} ({memory})"),
+    "ms": N_("{value} ms"),
+    "s": N_("{value} s"),
+    "kw": N_("{value} kW"),
+    "mwh": N_("{value} MWh"),
+    "gpu_months": N_("{value} GPU-months"),
 }
 
 # Counted units: the plural form follows the number (CLDR plural rules through gettext's Plural-Forms).

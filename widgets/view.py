@@ -23,15 +23,22 @@ SHOWN = {
     "training_memory": ["state_gb", "activations_gb", "total_gb", "vram_gb", "min_gpus"],
     "scaling": ["efficiency", "efficiency_range", "speedup", "comm_share", "fabric_penalty"],
     "decision": ["recommendation", "step", "min_nodes"],
-    "replicas": ["replicas", "nodes", "capacity_tokens_per_s", "utilization", "cluster_failure_rate", "mtbf_days",
-                 "effort_per_added_node", "effort_total"],
+    "replicas": ["node_tokens_per_s", "replicas", "nodes", "capacity_tokens_per_s", "utilization",
+                 "cluster_failure_rate", "mtbf_days", "effort_per_added_node", "effort_total", "cluster_kw"],
+    "throughput": ["node_tokens_per_s", "node_tokens_per_s_range", "tokens_per_s_per_request",
+                   "time_to_first_token_ms", "bound", "max_concurrency", "node_kw"],
+    "training_time": ["gpu_months", "gpu_months_range", "days", "gpus", "efficiency", "cluster_kw", "energy_mwh"],
 }
 # Shown values made of two outputs, a low and a high end: shown name -> (low output, high output).
 RANGES = {
     "effort_per_added_node": ("effort_per_added_node_min", "effort_per_added_node_max"),
     "effort_total": ("effort_total_min", "effort_total_max"),
     "efficiency_range": ("efficiency_low", "efficiency_high"),
+    "node_tokens_per_s_range": ("node_tokens_per_s_low", "node_tokens_per_s_high"),
+    "gpu_months_range": ("gpu_months_low", "gpu_months_high"),
 }
+# Decimals shown for a float output, by its unit (2 otherwise).
+DIGITS = {"tokens_per_s": 0, "ms": 0, "kw": 1, "mwh": 0, "gpu_months": 0}
 NUMERIC = {"int", "float"}
 # Looked up on every keystroke: each calculator's input specs by name, and every output spec by name.
 FIELDS = {name: {f["name"]: f for f in calc["inputs"]} for name, calc in calculators.CALCULATORS.items()}
@@ -104,6 +111,13 @@ def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> st
         # Rounded outwards to 0.1 %, so that a low end under a line never reads as on it (0.5995: 59.9 %).
         low, high = math.floor(low * 1000 + 1e-9) / 1000, math.ceil(high * 1000 - 1e-9) / 1000
         return text(lang, strings.UNITS["range"], low=numbers.percent(low, lang), high=numbers.percent(high, lang))
+    if name in RANGES and OUTPUTS[RANGES[name][0]]["kind"] == "float":
+        low, high = (values[key] for key in RANGES[name])
+        unit = OUTPUTS[RANGES[name][0]]["unit"]
+        digits = DIGITS.get(unit, 2)
+        span = text(lang, strings.UNITS["range"], low=numbers.decimal(low, lang, digits),
+                    high=numbers.decimal(high, lang, digits))
+        return text(lang, strings.UNITS[unit], value=span)
     if name in RANGES:
         low, high = (values[key] for key in RANGES[name])
         if low == high:
@@ -130,7 +144,9 @@ def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
         return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(value, lang, 2))
     if unit == "days":
         return numbers.days(value, lang)
-    digits = 0 if kind == "count" else 2
+    if unit == "ms" and value >= 1000:  # a time to first token of seconds reads as seconds
+        return text(lang, strings.UNITS["s"], value=numbers.decimal(value / 1000, lang, 1))
+    digits = 0 if kind == "count" else DIGITS.get(unit or "", 2)
     number = numbers.decimal(value, lang, digits)
     if unit in strings.COUNTED:
         return plural_text(lang, strings.COUNTED[unit], int(value), value=number)

@@ -20,6 +20,8 @@ CHANGES = {
     "replicas": ("target_tokens_per_s", {"da": "5.000,5", "fr": f"5{NNBSP}000,5"}),
     "scaling": ("fabric", {"da": "eth-25", "fr": "eth-25"}),
     "decision": ("model", {"da": "llama-3.1-70b", "fr": "llama-3.1-70b"}),
+    "throughput": ("context", {"da": "8.192", "fr": f"8{NNBSP}192"}),
+    "training_time": ("tokens_t", {"da": "15", "fr": "15"}),
 }
 GARBAGE = ["abc", "-1", "1e999", "", "1.2.3", "<img src=x onerror=alert(1)>"]
 
@@ -217,3 +219,19 @@ def test_a_wasm_that_does_not_compile_is_an_error_state_not_a_hang(browser, serv
         assert status.text_content().startswith("Live-beregneren kunne ikke starte")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["da"])
+def test_replicas_take_the_computed_node_rate_until_one_is_typed(live, lang: str) -> None:
+    page = live(lang)
+    root = widget(page, "replicas")
+    computed = root.locator('[data-output="node_tokens_per_s"]').text_content()
+    assert computed == view("throughput", {}, lang)["outputs"]["node_tokens_per_s"]  # prerendered: computed
+    set_value(page, "replicas", "node_tokens_per_s", "1000")
+    wait_for_output(page, "replicas", "node_tokens_per_s", "1.000 tok/s")
+    assert root.locator('[data-output="replicas"]').text_content() == "2 noder"
+    set_value(page, "replicas", "gpus", "4")
+    set_value(page, "replicas", "node_tokens_per_s", "0")
+    expected = view("replicas", form_values(page, "replicas"), lang)["outputs"]["node_tokens_per_s"]
+    assert expected != computed  # 4 GPUs, not 8: another rate
+    wait_for_output(page, "replicas", "node_tokens_per_s", expected)

@@ -47,3 +47,41 @@ def test_efficiency_range_is_rounded_outwards(lang: str) -> None:
     shown = view("scaling", {"model": "llama-3.1-70b", "gpus_per_node": 8, "nodes": 1}, lang)
     assert shown["outputs"]["efficiency_range"] == f"59,9{NBSP}%–77,1{NBSP}%"
     assert shown["verdict"] == "does_not_fit"  # a 70B training state does not fit 8 x 96 GB
+
+
+@pytest.mark.parametrize(("lang", "rate", "span", "ttft", "kw"), [
+    ("da", "732 tok/s", "600–858 tok/s", "4,7 s", "8,8 kW"),
+    ("fr", "732\u202ftok/s", "600–858\u202ftok/s", "4,7\u202fs", "8,8\u202fkW"),
+])
+def test_throughput_shows_the_rate_its_range_and_the_first_token(lang: str, rate: str, span: str, ttft: str,
+                                                                 kw: str) -> None:
+    shown = view("throughput", {}, lang)
+    assert shown["ok"] and shown["verdict"] == "memory_bound"
+    out = shown["outputs"]
+    assert (out["node_tokens_per_s"], out["node_tokens_per_s_range"], out["time_to_first_token_ms"],
+            out["node_kw"]) == (rate, span, ttft, kw)
+    assert rate in shown["explanation"]
+    short = view("throughput", {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": "1", "context": "16",
+                                "concurrency": "1"}, lang)
+    assert short["outputs"]["time_to_first_token_ms"].endswith("ms")  # under a second: milliseconds
+
+
+@pytest.mark.parametrize(("lang", "months", "span"), [
+    ("da", "624 GPU-måneder", "483–990 GPU-måneder"),
+    ("fr", "624\u00a0mois-GPU", "483–990\u00a0mois-GPU"),
+])
+def test_training_time_shows_gpu_months_and_their_range(lang: str, months: str, span: str) -> None:
+    shown = view("training_time", {"gpu": "h100-sxm", "tokens_t": 1.5}, lang)
+    assert shown["verdict"] == "months"
+    assert (shown["outputs"]["gpu_months"], shown["outputs"]["gpu_months_range"]) == (months, span)
+    assert months in shown["explanation"] and span in shown["explanation"]
+
+
+@pytest.mark.parametrize("lang", ["da", "fr"])
+def test_replicas_show_the_node_rate_they_used(lang: str) -> None:
+    auto = view("replicas", {"target_tokens_per_s": 1500}, lang)
+    typed = view("replicas", {"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}, lang)
+    assert auto["outputs"]["node_tokens_per_s"] == view("throughput", {}, lang)["outputs"]["node_tokens_per_s"]
+    assert typed["outputs"]["node_tokens_per_s"].startswith("1")
+    assert len(auto["notes"]) == len(typed["notes"]) + 1  # the note that says where the rate comes from
+    assert auto["outputs"]["replicas"] != typed["outputs"]["replicas"]  # 3 nodes against 2
