@@ -127,6 +127,7 @@ SPEC = CalculatorSpec(
     ),
     verdicts=RECOMMENDATIONS,
     notes=NOTES,
+    shown=("recommendation", "step", "min_nodes"),
 )
 
 

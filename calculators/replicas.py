@@ -27,7 +27,7 @@ from .catalog.models import resolve_model
 from .common import GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
 from .inputs import error
 from .power import node_kw
-from .spec import CalculatorSpec, Input, Output, note
+from .spec import CalculatorSpec, Input, Output, Range, note
 from .vram_fit import MAX_CONTEXT, model_notes
 
 VERDICTS = ("one_node", "dp_replicas")
@@ -80,6 +80,10 @@ SPEC = CalculatorSpec(
     ),
     verdicts=VERDICTS,
     notes=NOTES,
+    shown=("node_tokens_per_s", "replicas", "nodes", "capacity_tokens_per_s", "utilization",
+           "cluster_failure_rate", "mtbf_days", "effort_per_added_node", "effort_total", "cluster_kw"),
+    ranges=(Range("effort_per_added_node", "effort_per_added_node_min", "effort_per_added_node_max", "multiplier"),
+            Range("effort_total", "effort_total_min", "effort_total_max", "multiplier")),
 )
 
 

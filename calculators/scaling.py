@@ -48,7 +48,7 @@ from .catalog.gpus import GPU_BY_ID, Gpu
 from .catalog.models import Model, resolve_model
 from .common import FABRIC, GPU, MODEL_INPUTS_DENSE, r, sig
 from .inputs import normalize
-from .spec import CalculatorSpec, Input, Output, note
+from .spec import CalculatorSpec, Input, Output, Range, note
 from .training_memory import state_gb
 from .vram_fit import model_notes
 
@@ -119,6 +119,9 @@ SPEC = CalculatorSpec(
     ),
     verdicts=VERDICTS,
     notes=NOTES,
+    shown=("efficiency", "efficiency_range", "speedup", "comm_share", "fabric_penalty"),
+    ranges=(Range("efficiency_range", "efficiency_low", "efficiency_high", "ratio"),),
+    figure="scaling_chart",
 )
 
 

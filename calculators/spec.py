@@ -73,13 +73,49 @@ class Output:
 
 
 @dataclass(frozen=True)
+class Range:
+    """A shown value made of two outputs, a low and a high end, shown as one range of `kind`.
+
+    `kind` is "ratio" (a percentage range, rounded outwards), "multiplier" ("1.2–1.5 x") or "float" (in
+    the unit of its outputs: "500–2,000 tok/s").
+    """
+
+    name: str
+    low: str
+    high: str
+    kind: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "low": self.low, "high": self.high, "kind": self.kind}
+
+
+# Pictures a widget can draw from a result (drawn by `widgets/svg.py`, which has one function each).
+FIGURES = ("vram_bar", "scaling_chart")
+
+
+@dataclass(frozen=True)
 class CalculatorSpec:
-    """Everything a caller needs to build a form and format the result."""
+    """Everything a caller needs to build a form and format the result.
+
+    `shown` lists the values a widget shows, in order: output names, or the names of `ranges`. The
+    calculators return more (their README); `figure` names the picture of `FIGURES` drawn, if any.
+    """
 
     inputs: tuple[Input, ...]
     outputs: tuple[Output, ...]
     verdicts: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    shown: tuple[str, ...] = ()
+    ranges: tuple[Range, ...] = ()
+    figure: str | None = None
+
+    def __post_init__(self) -> None:
+        known = {o.name for o in self.outputs} | {r.name for r in self.ranges}
+        unknown = [name for name in self.shown if name not in known]
+        if unknown:
+            raise ValueError(f"shown values that are neither outputs nor ranges: {unknown}")
+        if self.figure is not None and self.figure not in FIGURES:
+            raise ValueError(f"unknown figure {self.figure!r}; known: {FIGURES}")
 
     def input(self, name: str) -> Input:
         for item in self.inputs:
@@ -93,6 +129,9 @@ class CalculatorSpec:
             "outputs": [o.to_dict() for o in self.outputs],
             "verdicts": list(self.verdicts),
             "notes": list(self.notes),
+            "shown": list(self.shown),
+            "ranges": [r.to_dict() for r in self.ranges],
+            "figure": self.figure,
         }
 
 

@@ -34,7 +34,7 @@ from .catalog.models import Model, resolve_model
 from .common import GPU, GPUS, MODEL_INPUTS_FULL, r, sig
 from .power import node_kw
 from .scaling import allreduce_s, intra_link
-from .spec import CalculatorSpec, Input, Output, note
+from .spec import CalculatorSpec, Input, Output, Range, note
 from .vram_fit import MAX_CONTEXT, fit, kv_bytes_per_sequence, model_notes
 
 VERDICTS = ("memory_bound", "compute_bound", "does_not_fit")
@@ -73,6 +73,9 @@ SPEC = CalculatorSpec(
     ),
     verdicts=VERDICTS,
     notes=NOTES,
+    shown=("node_tokens_per_s", "node_tokens_per_s_range", "tokens_per_s_per_request", "time_to_first_token_ms",
+           "bound", "max_concurrency", "node_kw"),
+    ranges=(Range("node_tokens_per_s_range", "node_tokens_per_s_low", "node_tokens_per_s_high", "float"),),
 )
 
 

@@ -76,6 +76,7 @@ SPEC = CalculatorSpec(
     ),
     verdicts=VERDICTS,
     notes=NOTES,
+    shown=("state_gb", "activations_gb", "total_gb", "vram_gb", "min_gpus"),
 )
 
 

@@ -26,7 +26,7 @@ from .catalog.models import Model, resolve_model
 from .common import GPU, MODEL_INPUTS_DENSE, r, sig
 from .power import node_kw
 from .scaling import PARALLELISMS, step
-from .spec import CalculatorSpec, Input, Output, note
+from .spec import CalculatorSpec, Input, Output, Range, note
 from .vram_fit import model_notes
 
 VERDICTS = ("within_a_month", "months", "years")
@@ -63,6 +63,8 @@ SPEC = CalculatorSpec(
     ),
     verdicts=VERDICTS,
     notes=NOTES,
+    shown=("gpu_months", "gpu_months_range", "days", "gpus", "efficiency", "cluster_kw", "energy_mwh"),
+    ranges=(Range("gpu_months_range", "gpu_months_low", "gpu_months_high", "float"),),
 )
 
 

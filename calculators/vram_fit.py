@@ -97,6 +97,9 @@ SPEC = CalculatorSpec(
     ),
     verdicts=VERDICTS,
     notes=NOTES,
+    shown=("vram_gb", "weights_gb", "weights_share", "kv_bytes_per_token", "kv_gb", "kv_budget_gb",
+           "max_concurrency", "max_context"),
+    figure="vram_bar",
 )
 
 

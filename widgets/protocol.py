@@ -1,18 +1,167 @@
-"""The live calculators' protocol: what the browser worker's Python does for the page, in one place.
+"""The live calculators' protocol, in one place: the view, the page<->worker messages, the worker's Python.
 
-`handle_view(payload)` answers the page's `view` request (the worker calls it; the build's snapshot,
-`wiki/snapshot.mjs`, imports it so that a restored interpreter has it ready). `warm(languages)` runs
-every code path once per language: the snapshot and the trimmed standard library
-(`wiki/stdlib_trim.mjs`) are made after it.
+The types below are the one description of the data that crosses between Python and JavaScript:
+`overrides/assets/javascripts/calculators.js` (the page) and `calculator-worker.js` (the worker)
+point here rather than describing it again. `tests/widgets/test_protocol.py` holds `widgets.view.view`
+to `View` / `ViewFailure` and the runtime's page config to `RuntimeConfig`.
+
+Messages, page -> worker:
+  `Boot` once, then `Wasm` (the compiled module, or why it did not compile), then `ViewRequest`s.
+Worker -> page:
+  `Step` and `Progress` while it boots (the page gives up only when they stop), then `Ready` or
+  `BootError`; `Kept` once the snapshot is in the HTTP cache; one `ViewReply` per `ViewRequest`:
+  its `view` is the view, or null with `error` when the Python call itself failed (the page then
+  marks the result stale).
+
+`handle_view(payload)` answers a `ViewRequest` (the worker calls it; the build's snapshot,
+`wiki/snapshot.mjs`, imports this module so that a restored interpreter has it ready).
+`warm(languages)` runs every code path once per language: the snapshot and the trimmed standard
+library (`wiki/stdlib_trim.mjs`) are made after it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Literal, NotRequired, TypedDict
 
 import calculators
 from widgets.view import view
+
+# ---- The view: what `widgets.view.view(name, inputs, lang)` returns --------------------------------
+
+
+class TraceRow(TypedDict):
+    """One step of the decision flow: its number, the question (with the reader's numbers), the answer."""
+
+    step: str
+    question: str
+    answer: str
+
+
+class ViewHtml(TypedDict):
+    """Pieces of the widget as HTML built and escaped in Python (`widgets/markup.py`, `widgets/svg.py`);
+    the page places each in the element `[data-html=<key>]` as it is."""
+
+    badge: str
+    notes: str
+    trace: str
+    figure: str
+
+
+class View(TypedDict):
+    """A result: every text a widget shows, localized. `outputs` follows the spec's `shown` order; each
+    text goes into `[data-output=<key>]`."""
+
+    calculator: str
+    lang: str
+    ok: Literal[True]
+    inputs: dict[str, str]  # the normalized inputs as a form shows them
+    outputs: dict[str, str]
+    verdict: str | None
+    verdict_text: str
+    explanation: str
+    notes: list[str]
+    trace: list[TraceRow]
+    figure: str  # SVG, or ""
+    html: ViewHtml
+    errors: dict[str, str]  # empty
+
+
+class ViewFailure(TypedDict):
+    """Input that cannot be computed: the catalog's message per field ("" for the whole widget)."""
+
+    calculator: str
+    lang: str
+    ok: Literal[False]
+    errors: dict[str, str]
+
+
+# ---- The page's runtime config: the JSON of `<script id="kw-runtime">` (`wiki/runtime.py`) ---------
+
+
+class RuntimeConfig(TypedDict):
+    """URLs relative to the site root (the page resolves them against `data-root`), and sizes."""
+
+    wasm_bytes: int
+    pyodide: str
+    loader: str
+    asm: str
+    wasm: str
+    lock: str
+    snapshot: str
+    stdlib: str
+    wheels: list[str]
+    packages: list[str]  # the names in pyodide-lock.json the worker loads
+
+
+# ---- Messages, page -> worker ---------------------------------------------------------------------
+
+
+class Boot(TypedDict):
+    """`RuntimeConfig`'s URLs made absolute, and whether the reader asked to save data."""
+
+    type: Literal["boot"]
+    pyodide: str
+    loader: str
+    asm: str
+    lock: str
+    snapshot: str
+    stdlib: str
+    wheels: list[str]
+    packages: list[str]
+    frugal: bool
+
+
+class Wasm(TypedDict):
+    type: Literal["wasm"]
+    module: NotRequired[object]  # a WebAssembly.Module
+    error: NotRequired[str]
+
+
+class ViewRequest(TypedDict):
+    type: Literal["view"]
+    id: int
+    name: str
+    inputs: dict[str, str | int | float | bool]  # typed text from a form, or build-time presets
+    lang: str
+
+
+# ---- Messages, worker -> page ---------------------------------------------------------------------
+
+
+class Step(TypedDict):
+    type: Literal["step"]
+
+
+class Progress(TypedDict):
+    type: Literal["progress"]
+    loaded: int
+    total: int
+
+
+class Ready(TypedDict):
+    type: Literal["ready"]
+    via: Literal["snapshot", "plain"]
+
+
+class BootError(TypedDict):
+    type: Literal["boot-error"]
+    message: str
+
+
+class Kept(TypedDict):
+    type: Literal["kept"]
+
+
+class ViewReply(TypedDict):
+    type: Literal["view"]
+    id: int
+    view: View | ViewFailure | None
+    error: NotRequired[str]  # only with view null: the Python call raised (the worker is unusable)
+
+
+# ---- The worker's Python --------------------------------------------------------------------------
 
 # Typed text a reader may enter, good and bad, so that parsing and every error message are warmed too.
 _BAD_INPUTS = {"gpus": "x", "context": "", "mfu": "2", "target_tokens_per_s": "-1"}
@@ -20,7 +169,7 @@ _CUSTOM_MODEL = {"model": "custom", "params_b": "1,5", "weights_limit": "0.7"}
 
 
 def handle_view(payload: str) -> str:
-    """The worker's answer to `{"name", "inputs", "lang"}` (JSON): the view of `widgets.view.view`, as JSON."""
+    """The `view` of a `ViewRequest` (JSON `{"name", "inputs", "lang"}`), as JSON."""
     request = json.loads(payload)
     return json.dumps(view(request["name"], request["inputs"], request["lang"]))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+import calculators
 from widgets import numbers, strings
 from widgets.messages import text
 
@@ -19,10 +20,11 @@ LABEL_GAP = 14  # px between the baselines of two series labels (12 px text)
 
 
 def figure(name: str, result: dict[str, Any], lang: str) -> str:
-    """The SVG for a calculator's result, or "" when it has none."""
-    if name == "vram_fit":
+    """The SVG for a calculator's result (the `figure` its spec names), or "" when it has none."""
+    drawn = calculators.CALCULATORS[name]["figure"]
+    if drawn == "vram_bar":
         return vram_bar(result["values"], lang)
-    if name == "scaling":
+    if drawn == "scaling_chart":
         return scaling_chart(result["values"]["series"], lang)
     return ""
 

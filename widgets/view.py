@@ -10,33 +10,19 @@ from __future__ import annotations
 import math
 import string
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import calculators
 from widgets import markup, numbers, strings, svg
 from widgets.messages import plural_text, text
 
-# The values a widget shows, in order (the calculators return more; see their README).
-SHOWN = {
-    "vram_fit": ["vram_gb", "weights_gb", "weights_share", "kv_bytes_per_token", "kv_gb", "kv_budget_gb",
-                 "max_concurrency", "max_context"],
-    "training_memory": ["state_gb", "activations_gb", "total_gb", "vram_gb", "min_gpus"],
-    "scaling": ["efficiency", "efficiency_range", "speedup", "comm_share", "fabric_penalty"],
-    "decision": ["recommendation", "step", "min_nodes"],
-    "replicas": ["node_tokens_per_s", "replicas", "nodes", "capacity_tokens_per_s", "utilization",
-                 "cluster_failure_rate", "mtbf_days", "effort_per_added_node", "effort_total", "cluster_kw"],
-    "throughput": ["node_tokens_per_s", "node_tokens_per_s_range", "tokens_per_s_per_request",
-                   "time_to_first_token_ms", "bound", "max_concurrency", "node_kw"],
-    "training_time": ["gpu_months", "gpu_months_range", "days", "gpus", "efficiency", "cluster_kw", "energy_mwh"],
-}
-# Shown values made of two outputs, a low and a high end: shown name -> (low output, high output).
-RANGES = {
-    "effort_per_added_node": ("effort_per_added_node_min", "effort_per_added_node_max"),
-    "effort_total": ("effort_total_min", "effort_total_max"),
-    "efficiency_range": ("efficiency_low", "efficiency_high"),
-    "node_tokens_per_s_range": ("node_tokens_per_s_low", "node_tokens_per_s_high"),
-    "gpu_months_range": ("gpu_months_low", "gpu_months_high"),
-}
+if TYPE_CHECKING:
+    from widgets.protocol import View, ViewFailure
+
+# What a widget shows (each spec's `shown`, `ranges`, `figure`) is declared on the calculators' specs
+# (calculators/spec.py); shown values made of a low and a high output, by name:
+SPECS = calculators.CALCULATORS
+RANGES = {r["name"]: r for calc in SPECS.values() for r in calc["ranges"]}
 # Decimals shown for a float output, by its unit (2 otherwise).
 DIGITS = {"tokens_per_s": 0, "ms": 0, "kw": 1, "mwh": 0, "gpu_months": 0}
 NUMERIC = {"int", "float"}
@@ -106,20 +92,18 @@ def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], 
 
 def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> str:
     """Format one output value for display, by its kind and unit in the calculator's spec."""
-    if name == "efficiency_range":
-        low, high = (values[key] for key in RANGES[name])
-        # Rounded outwards to 0.1 %, so that a low end under a line never reads as on it (0.5995: 59.9 %).
-        low, high = math.floor(low * 1000 + 1e-9) / 1000, math.ceil(high * 1000 - 1e-9) / 1000
-        return text(lang, strings.UNITS["range"], low=numbers.percent(low, lang), high=numbers.percent(high, lang))
-    if name in RANGES and OUTPUTS[RANGES[name][0]]["kind"] == "float":
-        low, high = (values[key] for key in RANGES[name])
-        unit = OUTPUTS[RANGES[name][0]]["unit"]
-        digits = DIGITS.get(unit, 2)
-        span = text(lang, strings.UNITS["range"], low=numbers.decimal(low, lang, digits),
-                    high=numbers.decimal(high, lang, digits))
-        return text(lang, strings.UNITS[unit], value=span)
     if name in RANGES:
-        low, high = (values[key] for key in RANGES[name])
+        low, high = values[RANGES[name]["low"]], values[RANGES[name]["high"]]
+        if RANGES[name]["kind"] == "ratio":
+            # Rounded outwards to 0.1 %, so that a low end under a line never reads as on it (0.5995: 59.9 %).
+            low, high = math.floor(low * 1000 + 1e-9) / 1000, math.ceil(high * 1000 - 1e-9) / 1000
+            return text(lang, strings.UNITS["range"], low=numbers.percent(low, lang), high=numbers.percent(high, lang))
+        if RANGES[name]["kind"] == "float":  # in the unit of its outputs
+            unit = OUTPUTS[RANGES[name]["low"]]["unit"]
+            digits = DIGITS.get(unit, 2)
+            span = text(lang, strings.UNITS["range"], low=numbers.decimal(low, lang, digits),
+                        high=numbers.decimal(high, lang, digits))
+            return text(lang, strings.UNITS[unit], value=span)
         if low == high:
             return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(low, lang, 1))
         return text(lang, strings.UNITS["multiplier_range"],
@@ -216,8 +200,9 @@ def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
     return rows
 
 
-def view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
-    """Everything a widget shows for these inputs in `lang`, as JSON-able data. Never raises."""
+def view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailure:
+    """Everything a widget shows for these inputs in `lang`, as JSON-able data (`widgets/protocol.py`
+    describes it). Never raises."""
     try:
         return _view(name, raw_inputs, lang)
     except Exception:  # noqa: BLE001 - a widget shows a message, the page never breaks
@@ -225,7 +210,7 @@ def view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
                 "errors": {"": text(lang, strings.ERRORS["internal_error"])}}
 
 
-def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
+def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailure:
     inputs, parse_errors = parse_inputs(name, raw_inputs, lang)
     result = calculators.run(name, inputs)
     fields = FIELDS.get(name, {})
@@ -247,7 +232,7 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> dict[str, Any]:
         "lang": lang,
         "ok": True,
         "inputs": {key: input_value_text(fields[key], value, lang) for key, value in result["inputs"].items()},
-        "outputs": {key: format_value(key, values.get(key), values, lang) for key in SHOWN[name]},
+        "outputs": {key: format_value(key, values.get(key), values, lang) for key in SPECS[name]["shown"]},
         "verdict": result["verdict"],
         "verdict_text": verdict_text,
         "explanation": explanation(name, result, lang),

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from widgets.protocol import RuntimeConfig
 from wiki.material_bundle import CDN_URL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +76,7 @@ class Runtime:
     def app_url(self) -> str:
         return f"pyodide/app-{self.digest}/"
 
-    def page_config(self) -> dict[str, str | int | list[str]]:
+    def page_config(self) -> RuntimeConfig:
         """What the page passes to the worker (URLs relative to the site root), and the size of the .wasm
         the page downloads (hosts may send it gzip-encoded: the body the page reads is this size)."""
         return {
@@ -88,6 +89,7 @@ class Runtime:
             "snapshot": self.app_url + "snapshot.bin",
             "stdlib": self.app_url + "stdlib.zip",
             "wheels": [self.app_url + wheel.name for wheel in sorted(self.app_dir.glob("*.whl"))],
+            "packages": [APP_NAME, "babel"],
         }
 
     def boot_files(self) -> dict[str, list[str]]:

@@ -40,7 +40,7 @@ def test_spec_is_plain_json() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_input_specs(name: str) -> None:
     spec = CALCULATORS[name]
-    assert set(spec) == {"inputs", "outputs", "verdicts", "notes"}
+    assert set(spec) == {"inputs", "outputs", "verdicts", "notes", "shown", "ranges", "figure"}
     seen = set()
     for item in spec["inputs"]:
         assert set(item) == {"name", "type", "unit", "default", "choices", "min", "max", "group"}

@@ -2,16 +2,10 @@
 // Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
 // streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
 // sets the pace, not their sum.
-// Protocol: page -> {type: "boot", pyodide, loader, asm, lock, snapshot, stdlib, wheels, frugal}, then
-//           {type: "wasm", module | error};
-//           worker -> {type: "step"} and {type: "progress", loaded, total} while it boots (the page
-//           gives up only when these stop), then {type: "ready", via} | {type: "boot-error", message};
-//           {type: "kept"} once the snapshot is in the HTTP cache (booted from it, or fetched after)
-//           page -> {type: "view", id, name, inputs, lang}; worker -> {type: "view", id, view}
-// The worker returns plain data (the view of widgets/view.py); the page renders it.
+// Protocol (the messages both ways, the view it returns, the error reply): widgets/protocol.py, the one
+// description of it. The worker returns plain data (the view of widgets/view.py); the page places it.
 
 const SNAPSHOT_MAGIC = 1886286592; // first u32 of a Pyodide memory snapshot
-const PACKAGES = ["kentino-wiki-runtime", "babel"];
 // Memory grown once at boot, beyond the snapshot: growing it later (as caches fill) stalls a keystroke.
 const HEAP_HEADROOM = 64 * 2 ** 20;
 let python = null;
@@ -184,7 +178,7 @@ async function bootFromSnapshot(config, downloads) {
     const stdlib = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
     const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
     py.FS.writeFile(`/lib/python${major}${minor}.zip`, new Uint8Array(stdlib));
-    await py.loadPackage(PACKAGES, { messageCallback() {} });
+    await py.loadPackage(config.packages, { messageCallback() {} });
     py.runPython("import importlib; importlib.invalidate_caches()");
   };
   return py;
@@ -198,7 +192,7 @@ async function bootPlain(config, downloads) {
     indexURL: config.pyodide, lockFileURL: config.lock, packageBaseUrl: new URL(".", config.lock).href,
     stdLibURL: config.stdlib,
     createPyodideModule: (settings) => withCompiledWasm(downloads.wasm, () => createPyodideModule(settings)),
-    packages: PACKAGES,
+    packages: config.packages,
   }));
   restoreFiles = async () => {
     const stdlib = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());

@@ -3,6 +3,7 @@
 // module Web Worker per page, started on the first sign of interest in a widget. This file only
 // moves form values to the worker, writes the texts it returns into the [data-output] elements and
 // places the HTML it returns (built and escaped by Python) into the [data-html] containers.
+// The messages and the view are described once, in widgets/protocol.py.
 
 // A boot is given up only when it stops moving: no byte downloaded and no step of the worker for this
 // long (a slow line keeps moving; a stalled host or a dead worker does not).
@@ -166,7 +167,7 @@ function startWorker() {
     const url = (path) => new URL(path, root).href;
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
       asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
-      wheels: (runtime.wheels || []).map(url), frugal: frugal() });
+      wheels: (runtime.wheels || []).map(url), packages: runtime.packages, frugal: frugal() });
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
     const target = worker;
