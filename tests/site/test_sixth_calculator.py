@@ -33,16 +33,16 @@ SPEC = CalculatorSpec(
         Input("watts_per_gpu", "float", 600.0, unit="watts", min=50.0, max=2000.0),
         Input("rack_kw", "float", 15.0, unit="kw", min=1.0, max=200.0),
     ),
-    outputs=(Output("node_kw", "float", "kw"), Output("rack_share", "ratio", "ratio")),
+    outputs=(Output("draw_kw", "float", "kw"), Output("rack_share", "ratio", "ratio")),
     verdicts=VERDICTS,
-    shown=("node_kw", "rack_share"),
+    shown=("draw_kw", "rack_share"),
 )
 
 
 def compute(inputs: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
-    node_kw = inputs["gpus"] * inputs["watts_per_gpu"] / 1000
-    share = node_kw / inputs["rack_kw"]
-    return {"values": {"node_kw": node_kw, "rack_share": share},
+    draw_kw = inputs["gpus"] * inputs["watts_per_gpu"] / 1000
+    share = draw_kw / inputs["rack_kw"]
+    return {"values": {"draw_kw": draw_kw, "rack_share": share},
             "verdict": "within_budget" if share <= 1 else "over_budget", "notes": []}
 '''
 # table, key, English, Danish, French
@@ -55,18 +55,17 @@ STRINGS = [
     ("LABELS", '"rack_kw"', "Rack power feed (kW)", "Rackets strømforsyning (kW)", "Alimentation de la baie (kW)"),
     ("HELP", '"rack_kw"', "What the rack's feed delivers.", "Hvad rackets forsyning leverer.",
      "Ce que fournit l'alimentation de la baie."),
-    ("OUTPUTS", '"node_kw"', "Power drawn by the node", "Nodens effekt", "Puissance du nœud"),
+    ("OUTPUTS", '"draw_kw"', "Power drawn by the node", "Nodens effekt", "Puissance du nœud"),
     ("OUTPUTS", '"rack_share"', "Share of the rack's feed", "Andel af rackets forsyning",
      "Part de l'alimentation de la baie"),
     ("VERDICTS", '"within_budget"', "Within the feed", "Inden for forsyningen", "Dans l'alimentation"),
     ("VERDICTS", '"over_budget"', "Over the feed", "Over forsyningen", "Au-delà de l'alimentation"),
-    ("EXPLANATIONS", '("rack_power", "within_budget")', "The node draws {node_kw}, {rack_share} of the rack's feed.",
-     "Noden trækker {node_kw}, {rack_share} af rackets forsyning.",
-     "Le nœud consomme {node_kw}, {rack_share} de l'alimentation de la baie."),
-    ("EXPLANATIONS", '("rack_power", "over_budget")', "The node draws {node_kw}, more than the rack's feed "
-     "({rack_share}).", "Noden trækker {node_kw}, mere end rackets forsyning ({rack_share}).",
-     "Le nœud consomme {node_kw}, plus que l'alimentation de la baie ({rack_share})."),
-    ("UNITS", '"kw"', "{value} kW", "{value} kW", "{value} kW"),
+    ("EXPLANATIONS", '("rack_power", "within_budget")', "The node draws {draw_kw}, {rack_share} of the rack's feed.",
+     "Noden trækker {draw_kw}, {rack_share} af rackets forsyning.",
+     "Le nœud consomme {draw_kw}, {rack_share} de l'alimentation de la baie."),
+    ("EXPLANATIONS", '("rack_power", "over_budget")', "The node draws {draw_kw}, more than the rack's feed "
+     "({rack_share}).", "Noden trækker {draw_kw}, mere end rackets forsyning ({rack_share}).",
+     "Le nœud consomme {draw_kw}, plus que l'alimentation de la baie ({rack_share})."),
 ]
 PAGE = """---
 title: {title}
@@ -102,7 +101,7 @@ def add_calculator(root: Path) -> None:
                               f"msgstr {json.dumps(msgstr, ensure_ascii=False)}\n")
     with (root / "calculators" / "README.md").open("a", encoding="utf-8") as readme:
         readme.write("\n### `rack_power` — does a node fit a rack's power feed?\n\n"
-                     "Inputs `gpus`, `watts_per_gpu`, `rack_kw`; outputs `node_kw`, `rack_share`.\n")
+                     "Inputs `gpus`, `watts_per_gpu`, `rack_kw`; outputs `draw_kw`, `rack_share`.\n")
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +124,7 @@ def shown(page, selector: str) -> dict[str, str]:
 def test_a_new_calculator_prerenders_and_runs_live(browser, sixth: Path, lang: str, path: str, typed: str) -> None:
     prerendered = view_in(sixth, "rack_power", {"gpus": 16, "watts_per_gpu": 700}, lang)
     assert prerendered["ok"] and prerendered["verdict"] == "within_budget"
-    assert re.fullmatch(r"11[.,]2 kW", prerendered["outputs"]["node_kw"])  # 16 × 700 W
+    assert re.fullmatch(r"11[.,]2\W+kW", prerendered["outputs"]["draw_kw"])  # 16 × 700 W, the site's kW unit
     context = browser.new_context(service_workers="block", bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
