@@ -1,9 +1,32 @@
-"""One test per article claim the math can reproduce (data in cases.py)."""
+"""One test per article claim the math can reproduce: the claims ledger (claims.yml), and the cases
+beyond it (cases.py)."""
 
 import pytest
 
 from calculators import run, table
 from tests.calculators.cases import CASES, check_case, run_cases
+from wiki.checks.claims import expectations
+from wiki.checks.project import Project
+from wiki.ledger import failures
+
+LEDGER = expectations(Project())
+
+
+def test_the_ledger_has_the_articles_calculated_claims() -> None:
+    assert len(LEDGER) >= 50
+    assert {item["calculator"] for item in LEDGER} >= {"vram_fit", "training_memory", "scaling", "decision",
+                                                      "replicas"}
+
+
+@pytest.mark.parametrize("item", LEDGER, ids=[item["id"] for item in LEDGER])
+def test_ledger_claim(item: dict) -> None:
+    assert failures([item], run) == []
+
+
+def test_a_ledger_claim_the_calculator_contradicts_fails() -> None:
+    item = next(i for i in LEDGER if i["test"]["kind"] == "equal")
+    wrong = {**item, "test": {**item["test"], "target": item["test"]["target"] * 2 + 1}}
+    assert len(failures([wrong], run)) == 1
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -13,8 +13,11 @@ from tests.calculators.cases import CASES
 from tests.conftest import ROOT
 from widgets import view
 from wiki import runtime
+from wiki.checks.claims import expectations
+from wiki.checks.project import Project
 
 HERE = Path(__file__).resolve().parent
+LEDGER = expectations(Project())  # claims.yml, the prose numbers read here (YAML and prose parsing stay in CPython)
 VIEWS = [
     ("vram_fit", {"model": "llama-3.1-405b", "precision": "fp8"}, "da"),
     ("vram_fit", {"model": "deepseek-v3", "precision": "int4", "gpus": "8", "context": "131.072"}, "da"),
@@ -31,6 +34,8 @@ sys.path.insert(0, "/tmp/tests")
 print("python", sys.version_info[:2])
 from cases import run_cases
 print("failures", json.dumps(run_cases()))
+import calculators, ledger
+print("ledger", json.dumps([len(LEDGER), ledger.failures(LEDGER, calculators.run)]))
 from widgets import view
 print("views", json.dumps([view(n, i, l) for n, i, l in %s], sort_keys=True))
 """
@@ -45,8 +50,12 @@ def pyodide_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     work = tmp_path_factory.mktemp("pyodide")
     script = work / "script.py"
     cases = (ROOT / "tests" / "calculators" / "cases.py").read_text(encoding="utf-8")
+    ledger = (ROOT / "wiki" / "ledger.py").read_text(encoding="utf-8")  # standard library only
     script.write_text("import os\nos.makedirs('/tmp/tests', exist_ok=True)\n"
-                      f"open('/tmp/tests/cases.py', 'w').write({cases!r})\n" + SCRIPT % json.dumps(VIEWS),
+                      f"open('/tmp/tests/cases.py', 'w').write({cases!r})\n"
+                      f"open('/tmp/tests/ledger.py', 'w').write({ledger!r})\n"
+                      f"LEDGER = {json.dumps(LEDGER)!r}\n"
+                      "import json as _json\nLEDGER = _json.loads(LEDGER)\n" + SCRIPT % json.dumps(VIEWS),
                       encoding="utf-8")
     result = subprocess.run([node, str(HERE / "run_in_pyodide.mjs"), str(script), *wheels], cwd=ROOT,
                             capture_output=True, text=True, timeout=300)
@@ -62,6 +71,12 @@ def test_it_really_is_python_3_14(pyodide_output: dict[str, str]) -> None:
 def test_the_calculators_claim_cases_pass_inside_pyodide(pyodide_output: dict[str, str]) -> None:
     assert len(CASES) >= 30
     assert json.loads(pyodide_output["failures"]) == []
+
+
+def test_the_claims_ledger_holds_inside_pyodide(pyodide_output: dict[str, str]) -> None:
+    count, failed = json.loads(pyodide_output["ledger"])
+    assert count == len(LEDGER) >= 50
+    assert failed == []
 
 
 def test_views_are_identical_in_pyodide_and_cpython(pyodide_output: dict[str, str]) -> None:

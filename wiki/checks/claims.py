@@ -43,7 +43,6 @@ prose, on the prose line, with the ledger line.
 
 from __future__ import annotations
 
-import math
 import re
 from decimal import Decimal
 from typing import Any
@@ -56,10 +55,10 @@ from wiki.checks.parity import PENDING, language_name
 from wiki.checks.project import Project
 from wiki.checks.prose import Document, Number, Section, find_numbers, read, squeeze
 from wiki.embed import Embed
+from wiki.ledger import describe, holds, is_number, result_value
 
 NAME = "claims"
 COMPARES = ("equal", "between", "below", "at_most", "above", "at_least")
-RESULT_ROOTS = ("values", "inputs", "verdict", "notes", "ok")
 CALCULATOR_KEYS = {"name", "inputs", "value", "compare", "number", "scale", "offset", "tolerance", "expect"}
 CLAIM_KEYS = {"id", "page", "section", "text", "calculator", "unchecked", "note", "widget"}
 WIDGET_KEYS = {"name", "verdict"}
@@ -105,54 +104,63 @@ def locate(section: Section, wanted: str) -> int | None:
     return max((start, line) for start, line in starts if start <= found)[1]
 
 
-def result_value(result: dict[str, Any], path: str) -> Any:
-    """The value at a dotted path of a calculator result; a bare name is an output (`values.<name>`)."""
-    parts = path.split(".")
-    value: Any = result if parts[0] in RESULT_ROOTS else result["values"]
-    for part in parts:
-        value = value[int(part)] if isinstance(value, list) else value[part]
-    return value
-
-
 def rounding(number: Number) -> float:
     """Half a unit of the last digit written: `0,73` → 0.005, `768` → 0.5."""
     return 0.5 * 10.0 ** min(0, number.value.as_tuple().exponent)
 
 
-def verdict(calc: dict[str, Any], numbers: list[Number], value: Any) -> tuple[bool, str]:
-    """Whether the calculator's `value` agrees with the prose `numbers`, and what was expected, in words."""
+def test_of(calc: dict[str, Any], numbers: list[Number]) -> dict[str, Any]:
+    """The test (`wiki/ledger.py`) a calculator's value must pass for the prose `numbers` to hold."""
     scale, offset = float(calc.get("scale", 1)), float(calc.get("offset", 0))
     tolerance = calc.get("tolerance")
     if "expect" in calc:
-        want = calc["expect"]
-        if isinstance(want, bool) or not isinstance(want, int | float):
-            return value == want, repr(want)
-        tol = float(tolerance or 0)
-        return _is_number(value) and abs(value - want) <= tol + 1e-9, f"{want}" + (f" ± {tol:g}" if tol else "")
-    if not _is_number(value):
-        raise ClaimError(f"'{calc['value']}' is {value!r}, not a number: use `expect:` to compare it")
+        return {"kind": "is", "want": calc["expect"], "tol": float(tolerance or 0)}
     compare, index = calc.get("compare", "equal"), int(calc.get("number", 0))
+    if compare not in COMPARES:
+        raise ClaimError(f"compare: {compare!r} is not one of {', '.join(COMPARES)}")
     needed = index + (2 if compare == "between" else 1)
     if len(numbers) < needed:
         raise ClaimError(f"the text has {len(numbers)} number(s); '{compare}' with number: {index} needs {needed}")
     target = float(numbers[index].value) * scale + offset
     if compare == "equal":
         tol = float(tolerance) if tolerance is not None else rounding(numbers[index]) * abs(scale)
-        return abs(value - target) <= tol + 1e-9, f"{target:g} ± {tol:g}"
-    tol = float(tolerance or 0)
+        return {"kind": "equal", "target": target, "tol": tol}
     if compare == "between":
         low, high = sorted((target, float(numbers[index + 1].value) * scale + offset))
-        return low - tol - 1e-9 <= value <= high + tol + 1e-9, f"between {low:g} and {high:g}"
-    tests = {"below": (lambda v: v < target + tol, "below"), "at_most": (lambda v: v <= target + tol + 1e-9, "≤"),
-             "above": (lambda v: v > target - tol, "above"), "at_least": (lambda v: v >= target - tol - 1e-9, "≥")}
-    if compare not in tests:
-        raise ClaimError(f"compare: {compare!r} is not one of {', '.join(COMPARES)}")
-    test, words = tests[compare]
-    return test(value), f"{words} {target:g}"
+        return {"kind": "between", "low": low, "high": high, "tol": float(tolerance or 0)}
+    return {"kind": compare, "target": target, "tol": float(tolerance or 0)}
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+def verdict(calc: dict[str, Any], numbers: list[Number], value: Any) -> tuple[bool, str]:
+    """Whether the calculator's `value` agrees with the prose `numbers`, and what was expected, in words."""
+    test = test_of(calc, numbers)
+    if test["kind"] != "is" and not is_number(value):
+        raise ClaimError(f"'{calc['value']}' is {value!r}, not a number: use `expect:` to compare it")
+    return holds(test, value), describe(test)
+
+
+def expectations(project: Project) -> list[dict[str, Any]]:
+    """Every claim with a calculator as plain data for `wiki/ledger.py`: id, calculator, inputs, value and
+    the test, the prose number read from the default language's text. Raises `ClaimError` on a claim
+    the check would report (`python3 build.py check` says which and how to fix it)."""
+    entries, problems = load(project)
+    if problems:
+        raise ClaimError("; ".join(p.message for p in problems))
+    found, documents = [], {}
+    lang = project.default_language
+    for _line, claim in entries:
+        calc = claim.get("calculator")
+        if not calc:
+            continue
+        doc = documents.setdefault(claim["page"], read(project.page_file(claim["page"], lang), lang))
+        section = doc.section(str(claim["section"]))
+        line = locate(section, str(claim["text"][lang])) if section else None
+        if line is None:
+            raise ClaimError(f"claim '{claim['id']}': its text is not in section #{claim['section']}")
+        numbers = find_numbers(str(claim["text"][lang]), lang, line)
+        found.append({"id": str(claim["id"]), "calculator": calc["name"], "inputs": calc.get("inputs") or {},
+                      "value": str(calc["value"]), "test": test_of(calc, numbers)})
+    return found
 
 
 def _validate(claim: Any, seen: set[str]) -> str:
