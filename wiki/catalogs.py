@@ -1,6 +1,6 @@
 """The gettext catalogs in `i18n/`: check them and compile them for the widgets (build and browser).
 
-`check()` returns plain-English problems (file:line) for an editor: a msgid used by the code but
+`check()` returns `Problem`s (file, line, plain-English message) for an editor: a msgid used by the code but
 missing from the template or a language, an empty or fuzzy translation, placeholders that differ.
 A translation may use only the plain `{name}` placeholders of its msgid: no conversion (`{value!r}`),
 format spec (`{value:>50000}`), attribute or index (`{value.__class__}`), and no stray brace (a
@@ -21,6 +21,7 @@ from babel.messages.pofile import read_po
 
 from widgets import strings
 from widgets.messages import DOMAIN, LOCALE_DIR
+from wiki.problems import Problem
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "i18n"
@@ -83,48 +84,50 @@ def _forms(value: str | tuple[str, ...]) -> tuple[str, ...]:
     return value if isinstance(value, tuple) else (value,)
 
 
-def check(langs: tuple[str, ...]) -> list[str]:
-    """Problems with the template and the catalogs of `langs`, one readable line each."""
+def check(langs: tuple[str, ...]) -> list[Problem]:
+    """Problems with the template and the catalogs of `langs`."""
     problems = []
     template = read(TEMPLATE)
     template_ids = {_singular(m.id) for m in template if m.id}
     for msgid in sorted(used_msgids() - template_ids):
-        problems.append(f"{TEMPLATE.relative_to(ROOT)}: msgid {msgid!r} is used by the code but missing: "
-                        "run `python3 build.py catalogs`")
+        problems.append(Problem(TEMPLATE.relative_to(ROOT).as_posix(), None, f"msgid {msgid!r} is used by the code "
+                                "but missing: run `python3 build.py catalogs`"))
     for lang in langs:
         path = po_path(lang)
         if not path.exists():
-            problems.append(f"{path.relative_to(ROOT)}: missing catalog for {lang!r}")
+            problems.append(Problem(path.relative_to(ROOT).as_posix(), None, f"missing catalog for {lang!r}"))
             continue
         catalog = read(path, lang)
-        rel = path.relative_to(ROOT)
+        rel = path.relative_to(ROOT).as_posix()
         present = {_singular(m.id) for m in catalog if m.id}
         for msgid in sorted(template_ids - present):
-            problems.append(f"{rel}: msgid {msgid!r} is not in this catalog: run `python3 build.py catalogs`")
+            problems.append(Problem(rel, None, f"msgid {msgid!r} is not in this catalog: "
+                                    "run `python3 build.py catalogs`"))
         for message in catalog:
             if not message.id:
                 continue
             line, msgid = message.lineno, _singular(message.id)
             if message.fuzzy:
-                problems.append(f"{rel}:{line}: translation of {msgid!r} is marked fuzzy: check it and "
-                                "remove the flag")
+                problems.append(Problem(rel, line, f"translation of {msgid!r} is marked fuzzy: check it and "
+                                        "remove the flag"))
             try:
                 wanted = placeholders(msgid)
             except FormatProblem as problem:
-                problems.append(f"{rel}:{line}: msgid {msgid!r}: {problem} (the msgid comes from widgets/strings.py)")
+                problems.append(Problem(rel, line, f"msgid {msgid!r}: {problem} "
+                                        "(the msgid comes from widgets/strings.py)"))
                 continue
             for form in _forms(message.string):
                 if not form:
-                    problems.append(f"{rel}:{line}: {msgid!r} is not translated")
+                    problems.append(Problem(rel, line, f"{msgid!r} is not translated"))
                     continue
                 try:
                     found = placeholders(form)
                 except FormatProblem as problem:
-                    problems.append(f"{rel}:{line}: translation {form!r} of {msgid!r}: {problem}")
+                    problems.append(Problem(rel, line, f"translation {form!r} of {msgid!r}: {problem}"))
                     continue
                 if found != wanted:
-                    problems.append(f"{rel}:{line}: placeholders differ: {sorted(wanted)} in the msgid, "
-                                    f"{sorted(found)} in the translation {form!r}")
+                    problems.append(Problem(rel, line, f"placeholders differ: {sorted(wanted)} in the msgid, "
+                                            f"{sorted(found)} in the translation {form!r}"))
     return problems
 
 

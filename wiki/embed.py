@@ -27,6 +27,7 @@ from mkdocs.utils.meta import YAML_RE as FRONT_MATTER  # what MkDocs strips befo
 
 import calculators
 from wiki import render
+from wiki.problems import Problem
 
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<kind>calculator(?:-table)?)[ \t]+(?P<name>\S+)[ \t]*$")
 PRESET = re.compile(r"^\s*(?P<key>[a-z_][a-z0-9_]*)\s*:\s*(?P<value>.*?)\s*$")
@@ -34,7 +35,11 @@ TABLES = ("scaling_efficiency", "single_node_build")
 
 
 class EmbedError(ValueError):
-    """A broken embed, with the page and line in its message."""
+    """A broken embed: `problem` says where (page, line) and what is wrong; its text is "page:line: message"."""
+
+    def __init__(self, file: str, line: int, message: str) -> None:
+        self.problem = Problem(file, line, message)
+        super().__init__(str(self.problem))
 
 
 @dataclass
@@ -79,12 +84,12 @@ def find_embeds(markdown: str, source: str, first_line: int = 1) -> list[tuple[i
             if lines[j].strip():
                 preset = PRESET.match(lines[j])
                 if not preset:
-                    raise EmbedError(f"{source}:{offset + j + 1}: write presets as 'name: value', "
+                    raise EmbedError(source, offset + j + 1, f"write presets as 'name: value', "
                                      f"not {lines[j].strip()!r}")
                 embed.presets[preset["key"]] = parse_value(preset["value"])
             j += 1
         if j == len(lines):
-            raise EmbedError(f"{source}:{offset + i + 1}: the '{match['kind']}' block is never closed")
+            raise EmbedError(source, offset + i + 1, f"the '{match['kind']}' block is never closed")
         found.append((i, j, embed))
         i = j + 1
     return found
@@ -92,17 +97,17 @@ def find_embeds(markdown: str, source: str, first_line: int = 1) -> list[tuple[i
 
 def validate(embed: Embed, source: str) -> None:
     """Raise `EmbedError` for an unknown calculator or table, input or value."""
-    where = f"{source}:{embed.line}"
     if embed.kind == "calculator-table":
         if embed.name not in TABLES:
-            raise EmbedError(f"{where}: unknown table {embed.name!r}; known: {', '.join(TABLES)}")
+            raise EmbedError(source, embed.line, f"unknown table {embed.name!r}; known: {', '.join(TABLES)}")
         return
     if embed.name not in calculators.CALCULATORS:
-        raise EmbedError(f"{where}: unknown calculator {embed.name!r}; known: {', '.join(calculators.CALCULATORS)}")
+        raise EmbedError(source, embed.line,
+                         f"unknown calculator {embed.name!r}; known: {', '.join(calculators.CALCULATORS)}")
     result = calculators.run(embed.name, embed.presets)
     if not result["ok"]:
         details = "; ".join(_describe(error) for error in result["errors"])
-        raise EmbedError(f"{where}: {embed.name}: {details}")
+        raise EmbedError(source, embed.line, f"{embed.name}: {details}")
 
 
 def _describe(error: dict[str, Any]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -21,8 +22,15 @@ from wiki import catalogs, content_policy, csp, languages, offline, runtime, sit
 from wiki.checks import untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
+from wiki.problems import Problem, record  # noqa: E402
 from wiki.search_index import write_split_indexes  # noqa: E402
 from wiki.sitemap import rewrite_sitemap  # noqa: E402
+
+
+def _fail(title: str, problems: list[Problem]) -> NoReturn:
+    """Stop the build on `problems`: recorded as data for the checks (`wiki/problems.py`), listed in the log."""
+    record(problems)
+    raise PluginError(f"{title}:\n  " + "\n  ".join(map(str, problems)))
 
 
 def _languages(config: MkDocsConfig) -> tuple[str, list[str]]:
@@ -67,7 +75,7 @@ def on_config(config: MkDocsConfig) -> None:
     langs = (default, *others)
     problems = catalogs.check(langs)
     if problems:
-        raise PluginError("The translation catalogs are not complete:\n  " + "\n  ".join(problems))
+        _fail("The translation catalogs are not complete", problems)
     catalogs.compile_all(langs)
     # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
     config.extra["kw_offline"] = not _theme.serving
@@ -104,6 +112,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     try:
         rendered = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
     except EmbedError as error:
+        found = error.problem
+        record([Problem(found.file, found.line, f"Broken calculator embed: {found.message}")])
         raise PluginError(f"Broken calculator embed: {error}") from None
     if rendered != markdown:
         _prepare_runtime(config)
@@ -121,11 +131,12 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) ->
     """Refuse active content (scripts, handlers, frames, meta refresh...) in a page, with file:line;
     mark the text of a page shown in a language it is not written in with the language it is in."""
     source = page.file.content_string
-    problems = [f"docs/{page.file.src_uri}:{content_policy.source_line(source, found.needle)}: {found.what} is "
-                "not allowed in a page: remove it (the site's policy runs only the theme's scripts), or show it as code"
+    problems = [Problem(f"docs/{page.file.src_uri}", content_policy.source_line(source, found.needle),
+                        f"{found.what} is not allowed in a page: remove it (the site's policy runs only the theme's "
+                        "scripts), or show it as code")
                 for found in content_policy.active_content(html)]
     if problems:
-        raise PluginError("Active content in a page:\n  " + "\n  ".join(problems))
+        _fail("Active content in a page", problems)
     lang, building = _page_languages(page, config)
     return untranslated.in_language(html, lang) if lang != building else html
 

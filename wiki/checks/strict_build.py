@@ -2,6 +2,8 @@
 
 MkDocs runs in a child process with the virtual environment's Python, exactly like `build.py build`,
 so a warning (a broken link, a missing page, a broken calculator embed, an incomplete catalog) fails it.
+The problems our hooks stop on (embeds, catalogs, active content) come back as data through the
+report file of `wiki/problems.py`; MkDocs' log is read for MkDocs' own warnings (links, pages).
 """
 
 from __future__ import annotations
@@ -10,23 +12,23 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from wiki.checks import Finding
 from wiki.checks.project import Project
+from wiki.problems import REPORT_ENV, read_report
 
 NAME = "build"
 LEVEL = re.compile(r"^(?:WARNING|ERROR)\s+-\s+(?P<message>.*)$")
-SOURCE_LINE = re.compile(r"(?P<file>docs/[^\s:'\"]+\.md):(?P<line>\d+): (?P<message>.*)")
 DOC_FILE = re.compile(r"Doc file '(?P<file>[^']+\.md)'")
 LINK = re.compile(r"contains (?:a link|an absolute link) '(?P<link>[^']+)'")
-ITEM = re.compile(r"^\s+(?P<file>[\w./-]+):(?P<line>\d+)?:? (?P<message>.*)$")
 
 
-def build(project: Project, target: Path) -> subprocess.CompletedProcess[str]:
-    """Run the strict build of `project` into `target`; return the finished process."""
+def build(project: Project, target: Path, report: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the strict build of `project` into `target` (its hooks' problems into `report`); return the process."""
     config = project.mkdocs_yml
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **({REPORT_ENV: str(report)} if report else {})}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
          "--site-dir", str(target)],
@@ -44,45 +46,35 @@ def _link_line(page: Path, message: str) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def findings_from(output: str, project: Project) -> list[Finding]:
-    """MkDocs' warnings and errors as findings, with the page and line when the message names them."""
+def findings_from(output: str, project: Project, skip_errors: bool = False) -> list[Finding]:
+    """MkDocs' warnings and errors as findings, with the page and line of a link it names.
+
+    With `skip_errors`, the errors are left out: the build stopped on problems already reported as data.
+    """
     findings = []
-    lines = output.splitlines()
-    for index, text in enumerate(lines):
+    for text in output.splitlines():
         level = LEVEL.match(text.strip())
-        if not level:
+        if not level or (skip_errors and text.strip().startswith("ERROR")):
             continue
         message = level["message"]
-        source = SOURCE_LINE.search(message)
-        if source:
-            prefix = message[:source.start()].strip()  # "Broken calculator embed:"
-            findings.append(Finding(NAME, source["file"], int(source["line"]),
-                                    f"{prefix} {source['message']}".strip()))
-            continue
         doc = DOC_FILE.search(message)
         if doc:
             findings.append(Finding(NAME, project.rel(project.docs / doc["file"]),
                                     _link_line(project.docs / doc["file"], message), message))
-            continue
-        # A plugin error lists its problems on the next lines, indented ("  path:line: ...").
-        items = []
-        for follow in lines[index + 1:]:
-            item = ITEM.match(follow)
-            if not item or LEVEL.match(follow.strip()):
-                break
-            items.append(Finding(NAME, item["file"], int(item["line"]) if item["line"] else None, item["message"]))
-        if items or message.endswith(":"):
-            findings += items  # a heading such as "Error reading page 'x.md':" is followed by the error itself
-        else:
+        elif not message.endswith(":"):  # a heading such as "Error reading page 'x.md':" precedes the error
             findings.append(Finding(NAME, project.rel(project.mkdocs_yml), None, message))
     return findings
 
 
 def check(project: Project, target: Path) -> list[Finding]:
     """Build `project` strictly into `target`; a failed build without a readable warning is still reported."""
-    result = build(project, target)
+    with tempfile.TemporaryDirectory(prefix="kentino-report-") as folder:
+        report = Path(folder) / "problems.jsonl"
+        result = build(project, target, report)
+        recorded = read_report(report)
     output = result.stdout + "\n" + result.stderr
-    findings = findings_from(output, project)
+    findings = [Finding(NAME, p.file, p.line, p.message) for p in recorded]
+    findings += findings_from(output, project, skip_errors=bool(recorded))
     if result.returncode != 0 and not findings:
         tail = " | ".join(line.strip() for line in output.strip().splitlines()[-5:])
         findings.append(Finding(NAME, project.rel(project.mkdocs_yml), None,
