@@ -189,3 +189,10 @@ HOURS_PER_MONTH = 365 * 24 / 12  # 730: a GPU-month is 730 GPU-hours
 # throughput's note ``tp_comm_share``: tensor-parallel communication takes at
 # least this share of a decode step (the in-box link, not memory, sets the pace).
 TP_COMM_NOTE_SHARE = 0.25
+
+# --- Compare (compare.py) ----------------------------------------------------------
+# Two 4-GPU nodes must serve a workload more than 10 % faster than one 8-GPU node
+# to be the better buy: the throughput model's ratios to published benchmarks
+# spread 0.91-1.18 (reference suite), and one node carries no operations tax (the
+# article's 4-5x engineering effort per added node).
+COMPARE_EVEN = 1.10

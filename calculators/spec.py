@@ -89,8 +89,9 @@ class Range:
         return {"name": self.name, "low": self.low, "high": self.high, "kind": self.kind}
 
 
-# Pictures a widget can draw from a result (drawn by `widgets/svg.py`, which has one function each).
-FIGURES = ("vram_bar", "scaling_chart")
+# Pictures a widget can draw from a result (drawn by `widgets/svg.py`, which has one function each),
+# and tables in their place (`widgets/tables.py`).
+FIGURES = ("vram_bar", "scaling_chart", "compare_table")
 
 
 @dataclass(frozen=True)

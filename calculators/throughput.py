@@ -29,6 +29,7 @@ Power: node_kw (power.py) and tokens per kWh at that draw.
 from typing import Any
 
 from . import assumptions as A
+from .catalog.fabrics import Fabric
 from .catalog.gpus import GPU_BY_ID, Gpu
 from .catalog.models import Model, resolve_model
 from .common import GPU, GPUS, MODEL_INPUTS_FULL, r, sig
@@ -82,13 +83,16 @@ SPEC = CalculatorSpec(
 SPEC_NAMES = frozenset(i.name for i in SPEC.inputs)
 
 
-def _tp_s(model: Model, gpu: Gpu, gpus: int, tokens: int) -> float:
-    """Forward-pass tensor-parallel all-reduces over the in-box link, seconds."""
+def _tp_s(model: Model, gpu: Gpu, gpus: int, tokens: int, nodes: int = 1, inter: Fabric | None = None) -> float:
+    """Forward-pass tensor-parallel all-reduces, seconds: over the in-box link, and with ``nodes`` > 1
+    hierarchically over ``inter`` too (``gpus`` in all, split evenly over the nodes; scaling's model)."""
     if gpus == 1:
         return 0.0
     link = intra_link(gpu)
     nbytes = tokens * model.hidden * A.ACT_ELEMENT_BYTES
-    return A.TP_FORWARD_ALLREDUCES_PER_LAYER * model.layers * allreduce_s(nbytes, gpus, 1, link, link, 1)
+    per_node = gpus // nodes
+    t = allreduce_s(nbytes, per_node, nodes, link, inter or link, A.DEFAULT_NICS_PER_NODE)
+    return A.TP_FORWARD_ALLREDUCES_PER_LAYER * model.layers * t
 
 
 def _peak(gpu: Gpu, gpus: int, precision: str) -> float:
@@ -102,9 +106,10 @@ def _attention_width(model: Model) -> int:
 
 
 def decode_step(model: Model, gpu: Gpu, gpus: int, precision: str, kv_precision: str, concurrency: int,
-                context: int, mbu: float = A.DECODE_BANDWIDTH_SHARE,
-                mfu: float = A.PREFILL_MFU) -> dict[str, float]:
-    """Unrounded times (seconds) of one decode step and what it reads."""
+                context: int, mbu: float = A.DECODE_BANDWIDTH_SHARE, mfu: float = A.PREFILL_MFU,
+                nodes: int = 1, inter: Fabric | None = None) -> dict[str, float]:
+    """Unrounded times (seconds) of one decode step and what it reads (tensor parallel over ``gpus``,
+    across ``nodes`` on ``inter`` when more than one)."""
     weight_params = min(model.params_b, model.active_params_b * concurrency) * 1e9
     weights = weight_params * A.WEIGHT_BYTES[precision]
     kv = concurrency * kv_bytes_per_sequence(model, context, kv_precision)
@@ -112,19 +117,20 @@ def decode_step(model: Model, gpu: Gpu, gpus: int, precision: str, kv_precision:
     flops = concurrency * (A.FORWARD_FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9
                            + 4 * model.layers * _attention_width(model) * context)
     compute = flops / (_peak(gpu, gpus, precision) * mfu)
-    comm = _tp_s(model, gpu, gpus, concurrency)
+    comm = _tp_s(model, gpu, gpus, concurrency, nodes, inter)
     step = max(memory, compute) + comm
     return {"memory": memory, "compute": compute, "comm": comm, "step": step, "bytes": weights + kv}
 
 
 def prefill_s(model: Model, gpu: Gpu, gpus: int, precision: str, context: int,
-              mbu: float = A.DECODE_BANDWIDTH_SHARE, mfu: float = A.PREFILL_MFU) -> float:
+              mbu: float = A.DECODE_BANDWIDTH_SHARE, mfu: float = A.PREFILL_MFU,
+              nodes: int = 1, inter: Fabric | None = None) -> float:
     """Seconds to prefill one request of ``context`` tokens on an idle node."""
     flops = (A.FORWARD_FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * context
              + 2 * model.layers * _attention_width(model) * context * context)
     compute = flops / (_peak(gpu, gpus, precision) * mfu)
     weights = model.params_b * 1e9 * A.WEIGHT_BYTES[precision] / (gpus * gpu.memory_bandwidth_gbs * 1e9 * mbu)
-    return max(compute, weights) + _tp_s(model, gpu, gpus, context)
+    return max(compute, weights) + _tp_s(model, gpu, gpus, context, nodes, inter)
 
 
 def offline_tokens_per_s(model: str, gpu: str, gpus: int, precision: str, kv_precision: str,

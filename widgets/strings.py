@@ -27,6 +27,7 @@ TITLES = {
     "replicas": N_("Data-parallel replicas for a throughput target"),
     "throughput": N_("Serving throughput of one node"),
     "training_time": N_("How long a training run takes"),
+    "compare": N_("One 8-GPU node, two 4-GPU nodes or an SXM node"),
 }
 
 LABELS = {
@@ -68,6 +69,9 @@ LABELS = {
     "tokens_t": N_("Training tokens (trillions)"),
     # A label for one calculator's field, where the shared one would mislead ("calculator:field").
     "training_time:gpus": N_("GPUs in all"),
+    "sxm_gpu": N_("GPU of the SXM node"),
+    "compare:gpu": N_("GPU of the PCIe nodes"),
+    "compare:fabric": N_("Fabric between the two 4-GPU nodes"),
 }
 
 HELP = {
@@ -117,6 +121,8 @@ HELP = {
     ),
     "tokens_t": N_("Tokens the model is trained on, in trillions (Llama 3: 15)."),
     "training_time:gpus": N_("GPUs of the whole run, rounded up to whole nodes."),
+    "sxm_gpu": N_("The reference row: an 8-GPU NVLink node, which Kentino does not build."),
+    "compare:gpu": N_("The card in the 8-GPU node and in each of the two 4-GPU nodes."),
 }
 
 # Choice ids are looked up as "input:id" first (for ids that mean different things), then as "id".
@@ -150,6 +156,9 @@ CHOICES = {
     "pretrain": N_("Pre-training from scratch"),
     "memory": N_("Memory bandwidth"),
     "compute": N_("Compute"),
+    "serving:tp": N_("Tensor parallel in the node"),
+    "serving:replicas": N_("Two replicas, half the requests each"),
+    "serving:tp_across": N_("Tensor parallel across both nodes"),
     "true": N_("Yes"),
     "false": N_("No"),
 }
@@ -197,6 +206,7 @@ OUTPUTS = {
     "gpu_months_range": N_("GPU-months over the compute range"),
     "days": N_("Wall-clock time"),
     "energy_mwh": N_("Energy for the run"),
+    "two_nodes_vs_one": N_("Two 4-GPU nodes against one 8-GPU node, tokens/s"),
 }
 
 VERDICTS = {
@@ -215,6 +225,7 @@ VERDICTS = {
     "within_a_month": N_("Within a month"),
     "months": N_("Months"),
     "years": N_("Years"),
+    "two_nodes": N_("Two 4-GPU nodes"),
 }
 
 # One sentence built from the values: why the verdict is what it is.
@@ -315,6 +326,20 @@ EXPLANATIONS.update({
         "GPUs, more than a year; such a run needs a far larger cluster. Scaling efficiency {efficiency}, "
         "drawing {cluster_kw} ({energy_mwh} in all)."
     ),
+    ("compare", "one_node"): N_(
+        "One 8-GPU node delivers {one_node_tokens_per_s} and trains at {one_node_efficiency} scaling "
+        "efficiency; two 4-GPU nodes deliver {two_nodes_tokens_per_s} and train at {two_nodes_efficiency}, "
+        "drawing {two_nodes_kw} against {one_node_kw}: buy the one node first."
+    ),
+    ("compare", "two_nodes"): N_(
+        "Two 4-GPU nodes deliver {two_nodes_tokens_per_s} against {one_node_tokens_per_s} for one 8-GPU node, "
+        "but train at {two_nodes_efficiency} scaling efficiency against {one_node_efficiency} and add a node "
+        "to operate."
+    ),
+    ("compare", "does_not_fit"): N_(
+        "Neither one 8-GPU node nor two 4-GPU nodes hold this workload; the table shows what the SXM node "
+        "would do ({sxm_tokens_per_s})."
+    ),
 })
 
 # The reader's hardware and load fill the placeholders: {node} is "8 × RTX Pro 6000 Blackwell (768 GB)".
@@ -400,6 +425,9 @@ NOTES = {
         "not their memory, limits the rate."
     ),
     "gpus_rounded_to_nodes": N_("The GPUs are rounded up to whole nodes: {gpus} GPUs in {nodes} nodes."),
+    "sxm_not_kentino_hardware": N_(
+        "The SXM row is a reference: Kentino does not build SXM nodes. No prices are shown."
+    ),
 }
 
 ERRORS = {
@@ -483,6 +511,16 @@ UI = {
     "build_tflops": N_("Dense BF16"),
     "tflops": N_("{value} TFLOP/s"),
     "gb_per_s": N_("{value} GB/s"),
+    "table_fits": N_("Fits (requests held)"),
+    "table_serving": N_("How it serves"),
+    "table_throughput": N_("Tokens/s"),
+    "table_ttft": N_("First token"),
+    "table_training": N_("Training efficiency"),
+    "table_power": N_("Power (maximum)"),
+    "config_node_gpus": N_("{nodes} × {gpus} × {gpu}"),
+    "config_over": N_("{config} over {fabric}"),
+    "compare_caption": N_("Your workload on three configurations: projections of the calculators above; maximum "
+                          "power from datasheets; no prices."),
 }
 
 # Page notices the build writes (wiki/hooks.py), not a widget: a page shown before it is translated.

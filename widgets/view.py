@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import calculators
-from widgets import markup, numbers, strings, svg
+from widgets import markup, numbers, strings, svg, tables
 from widgets.messages import plural_text, text
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def choice_label(field: str, choice: str, lang: str) -> str:
     """The text of one option of a choice field (catalogue product names stay as they are)."""
     if field == "model" and choice in calculators.MODELS:
         return calculators.MODELS[choice]["name"]
-    if field == "gpu" and choice in calculators.GPUS:
+    if field in ("gpu", "sxm_gpu") and choice in calculators.GPUS:
         return calculators.GPUS[choice]["name"]
     msgid = strings.CHOICES.get(f"{field}:{choice}") or strings.CHOICES[choice]
     return text(lang, msgid)
@@ -226,7 +226,7 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
     verdict_text = format_kind("key", None, result["verdict"], lang) if result["verdict"] else ""
     notes = [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES]
     steps = trace(result, lang)
-    figure = svg.figure(name, result, lang)
+    figure = tables.figure(name, result, lang) or svg.figure(name, result, lang)
     return {
         "calculator": name,
         "lang": lang,

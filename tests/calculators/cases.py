@@ -244,6 +244,13 @@ CASES: list[dict[str, Any]] = [
      "calculator": "training_time", "inputs": {"model": "llama-3.1-70b", "gpu": "h100-sxm", "tokens_t": 1.5},
      "expect": {"values.gpu_months": {"min": 100, "lt": 1000}, "values.gpu_months_low": {"min": 100},
                 "values.gpu_months_high": {"lt": 1000}}},
+    {"id": "lab_two_4_gpu_nodes_worse",
+     "claim": "Two 4-GPU nodes instead of one 8-GPU node: worse training (0.65 against 0.73) and worse "
+              "inference for a model that fits one box (677 against 732 tok/s), more power",
+     "calculator": "compare", "inputs": {"model": "llama-3.1-70b"},
+     "expect": {"verdict": "one_node", "values.one_node_efficiency": {"approx": 0.73, "tol": 0.005},
+                "values.two_nodes_efficiency": {"approx": 0.65, "tol": 0.005},
+                "values.two_nodes_vs_one": {"lt": 1.0}, "values.two_nodes_kw": {"gt": 8.83}}},
     {"id": "dgx_h100_node_power",
      "claim": "the node allowance reproduces DGX H100's 10.2 kW maximum with 8 x 700 W",
      "calculator": "throughput", "inputs": {"gpu": "h100-sxm", "gpus": 8},

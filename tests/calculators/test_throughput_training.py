@@ -98,3 +98,32 @@ def test_training_time_layout() -> None:
     assert run("training_time", {"gpu": "h100-sxm", "gpus": 16384, "tokens_t": 1.5})["verdict"] == "within_a_month"
     assert run("training_time", {})["verdict"] == "years"
     assert A.HOURS_PER_MONTH == 730
+
+
+def test_compare_uses_the_other_calculators_numbers() -> None:
+    """Each row is what throughput, scaling and power say for that layout: no formula of its own."""
+    v = values("compare")
+    one, two, sxm = v["rows"]
+    assert [r["config"] for r in v["rows"]] == ["one_node", "two_nodes", "sxm_node"]
+    assert one["tokens_per_s"] == values("throughput", **PRO8)["node_tokens_per_s"]
+    assert sxm["tokens_per_s"] == values("throughput", gpu="h100-sxm", gpus=8)["node_tokens_per_s"]
+    # two 4-GPU replicas of 16 requests each: 16 / (one 4-GPU step) x 2
+    four = values("throughput", gpu="rtx-pro-6000", gpus=4, concurrency=16)
+    assert two["serving"] == "replicas" and two["tokens_per_s"] == pytest.approx(2 * four["node_tokens_per_s"], abs=0.2)
+    assert one["efficiency"] == values("scaling", gpus_per_node=8, nodes=1)["efficiency"]
+    assert two["efficiency"] == values("scaling", gpus_per_node=4, nodes=2, fabric="ib-200")["efficiency"]
+    assert (one["efficiency"], two["efficiency"]) == (0.7273, 0.6514)  # the article's 0.73 and 0.65
+    assert two["kw"] == pytest.approx(2 * node_kw(GPU_BY_ID["rtx-pro-6000"], 4), abs=0.005)
+    assert v["two_nodes_vs_one"] == pytest.approx(two["tokens_per_s"] / one["tokens_per_s"], abs=1e-3)
+    assert run("compare", {})["verdict"] == "one_node"
+
+
+def test_compare_when_half_the_load_does_not_fit_four_gpus() -> None:
+    res = run("compare", {"model": "llama-3.1-405b", "precision": "int4"})
+    two = res["values"]["rows"][1]
+    assert two["serving"] == "tp_across"  # half of 32 x 32k of 405B does not fit 4 cards: TP over the fabric
+    slow = run("compare", {"model": "llama-3.1-405b", "precision": "int4",
+                           "fabric": "eth-25"})["values"]["rows"][1]
+    assert slow["tokens_per_s"] < two["tokens_per_s"] and slow["time_to_first_token_ms"] > two["time_to_first_token_ms"]
+    assert run("compare", {"model": "llama-3.1-405b"})["verdict"] == "does_not_fit"
+    assert run("compare", {})["notes"][-1] == {"code": "sxm_not_kentino_hardware", "params": {"gpu": "h100-sxm"}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -22,6 +23,7 @@ CHANGES = {
     "decision": ("model", {"da": "llama-3.1-70b", "fr": "llama-3.1-70b"}),
     "throughput": ("context", {"da": "8.192", "fr": f"8{NNBSP}192"}),
     "training_time": ("tokens_t", {"da": "15", "fr": "15"}),
+    "compare": ("fabric", {"da": "eth-25", "fr": "eth-25"}),
 }
 GARBAGE = ["abc", "-1", "1e999", "", "1.2.3", "<img src=x onerror=alert(1)>"]
 
@@ -235,3 +237,16 @@ def test_replicas_take_the_computed_node_rate_until_one_is_typed(live, lang: str
     expected = view("replicas", form_values(page, "replicas"), lang)["outputs"]["node_tokens_per_s"]
     assert expected != computed  # 4 GPUs, not 8: another rate
     wait_for_output(page, "replicas", "node_tokens_per_s", expected)
+
+
+@pytest.mark.parametrize("lang", ["fr"])
+def test_compare_table_follows_the_workload(live, lang: str) -> None:
+    page = live(lang)
+    root = widget(page, "compare")
+    before = root.locator('[data-compare] [data-config="two_nodes"]').text_content()
+    set_value(page, "compare", "model", "llama-3.1-8b")
+    expected = view("compare", form_values(page, "compare"), lang)
+    wait_for_output(page, "compare", "explanation", expected["explanation"])
+    shown = root.locator('[data-html="figure"]').text_content()
+    assert shown == html.unescape(re.sub(r"<[^>]+>", "", expected["html"]["figure"]))  # the table, live
+    assert root.locator('[data-compare] [data-config="two_nodes"]').text_content() != before
