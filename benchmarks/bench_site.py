@@ -1,13 +1,13 @@
 """`python3 build.py bench`: the site's speed, measured in headless Chromium, against its budgets.
 
-Builds the site, serves it as a static host would (`benchmarks/host.py`: the site's `_headers`, gzip,
+Builds the site, serves it as a static host would (`harness/host.py`: the site's `_headers`, gzip,
 revalidation), and measures, on this machine:
 
 - navigation → first contentful paint, where the prerendered numbers already are;
 - navigation → worker ready and → first live result, with the reader's first input right at
   DOMContentLoaded: cold (a fresh browser profile per run) and warm (the same profile, second visit,
   HTTP cache on); medians. These visits, and the plain boot's, run in a browser with no debugger
-  attached (`benchmarks/chromium.py`; Playwright would hold every new worker until its driver lets it
+  attached (`harness/chromium.py`; Playwright would hold every new worker until its driver lets it
   run) and the page reports its own timeline (`PROBE_JS`, served by `Host.probe()`);
 - input → updated DOM, p50 and p95 over `--edits` edits;
 - bytes transferred before any interaction, and in all once the worker is ready;
@@ -21,7 +21,7 @@ revalidation), and measures, on this machine:
 Prints a table with the budgets that hold and writes `bench-results/bench.json`. `--lighthouse` adds
 Lighthouse 12.2.3 (npm) scores for the article in both languages.
 
-`--network` measures on a reader's line instead (`benchmarks/link.py`: one line shared by every
+`--network` measures on a reader's line instead (`harness/link.py`: one line shared by every
 connection, a round-trip delay): the first live result of the French article and the plain boot, cold
 and warm, at each of `LINES`, with their ratios against `NETWORK_BUDGETS`; JSON in
 `bench-results/bench-network.json`.
@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import shutil
 import statistics
 import subprocess
@@ -45,11 +44,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import bench_calculators  # noqa: E402
-from benchmarks.chromium import ARGS as CHROMIUM_ARGS  # noqa: E402
-from benchmarks.chromium import Chromium  # noqa: E402
-from benchmarks.host import REPORT_PATH, Host  # noqa: E402
-from benchmarks.link import Link  # noqa: E402
-from tests.support.html import runtime_config  # noqa: E402
+from harness.chromium import ARGS as CHROMIUM_ARGS  # noqa: E402
+from harness.chromium import Chromium  # noqa: E402
+from harness.host import REPORT_PATH, Host  # noqa: E402
+from harness.link import Link  # noqa: E402
+from harness.probe import PROBE_JS, visit  # noqa: E402
+from harness.site import runtime_config  # noqa: E402
 from wiki.embed import find_embeds  # noqa: E402
 
 ARTICLE = "scale-out/"
@@ -70,58 +70,6 @@ LINES = [(5, 40), (10, 40), (50, 20), (None, 0)]
 NETWORK_BUDGETS = {((10, 40), "cold"): 1.5, ((10, 40), "warm"): 2.5,
                    **{(line, kind): 1.0 for line in LINES for kind in ("cold", "warm")
                       if (line, kind) not in {((10, 40), "cold"), ((10, 40), "warm")}}}
-
-# Served at PROBE_PATH and loaded first in the article's <head> (Host.probe): the visit's timeline in ms
-# since navigation start, POSTed once the first live result (or an error) shows. The reader types at
-# DOMContentLoaded, as early as the page can take input.
-PROBE_JS = """
-(() => {
-  const marks = {};
-  let sent = false;
-  const send = () => {
-    if (sent) return;
-    sent = true;
-    marks.boot = document.documentElement.dataset.kwBoot ?? null; // "snapshot" or "plain"
-    navigator.sendBeacon("REPORT", JSON.stringify(marks));
-  };
-  // The report waits until the snapshot is kept for the next visit (a plain boot fetches it after the
-  // first result), as a reader who stays on the page would let it; the marks are taken when they happen.
-  const root = document.documentElement;
-  const kept = () => root.dataset.kwRuntime === "kept";
-  const mark = (key) => {
-    if (key in marks) return;
-    marks[key] = performance.now();
-    if (key !== "first_live" && key !== "error") return;
-    marks.fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
-    if (key === "error" || kept()) return send();
-    new MutationObserver((_, observer) => {
-      if (!kept()) return;
-      observer.disconnect();
-      marks.kept = performance.now();
-      send();
-    }).observe(root, { attributes: true, attributeFilter: ["data-kw-runtime"] });
-    setTimeout(send, 60000);
-  };
-  document.addEventListener("DOMContentLoaded", () => {
-    mark("dcl");
-    const widget = document.querySelector('[data-calculator="vram_fit"]');
-    const out = widget.querySelector('[data-output="vram_gb"]');
-    if (out.textContent) mark("numbers_in_dom");
-    const before = out.textContent;
-    new MutationObserver(() => {
-      if (widget.dataset.state === "ready") mark("ready");
-      if (widget.dataset.state === "error") mark("error");
-    }).observe(widget, { attributes: true, attributeFilter: ["data-state"] });
-    new MutationObserver(() => { if (out.textContent !== before) mark("first_live"); })
-      .observe(out, { childList: true, characterData: true, subtree: true });
-    const input = widget.querySelector('[name="gpus"]');
-    input.focus();
-    input.value = "16";
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    mark("interaction");
-  });
-})();
-""".replace("REPORT", REPORT_PATH)
 
 # One edit: type a value into a field, resolve when the result region changes (the explanation always
 # does: it cites the context length). The clock starts before the input event, as a keystroke's would.
@@ -182,7 +130,7 @@ def without_embeds(markdown: str) -> str:
 
 def build_times(work: Path, runs: int) -> dict[str, float]:
     """Median build time of the site, and of the same Markdown without the calculator fences."""
-    from tests.support.project import copy_project
+    from harness.site import copy_project
 
     plain_root = work / "plain-project"
     plain_root.mkdir()
@@ -204,18 +152,6 @@ def launch(playwright, chromium: str, profile: str):
                                                             bypass_csp=True)
     context.pages[0].wait_for_timeout(BROWSER_SETTLE_MS)
     return context
-
-
-def visit(browser: Chromium, host: Host, url: str) -> dict[str, float]:
-    """Open `url` in a new tab of `browser`; return what its page reports (`PROBE_JS`, `PLAIN_BOOT_JS`)."""
-    host.discard_reports()
-    tab = browser.open(url)
-    try:
-        return host.next_report(timeout=120)
-    except queue.Empty:
-        raise SystemExit(f"no report from {url} within 120 s") from None
-    finally:
-        browser.close(tab)
 
 
 def cold_and_warm(chromium: str, host: Host, url: str, runs: int, warm: bool = True) -> tuple[list, list]:
@@ -465,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
                 results.update(input_latency(playwright, chromium, host, args.edits))
             if args.lighthouse:
                 results["lighthouse"] = lighthouse(chromium, host)
-            # Timings of the boot: no debugger in the browser (benchmarks/chromium.py says why).
+            # Timings of the boot: no debugger in the browser (harness/chromium.py says why).
             host.probe(PROBE_JS, {"/" + ARTICLE})
             results.update(browser_runs(chromium, host, args.runs))
             results.update(plain_boot(chromium, host, site, args.runs))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.chromium import ARGS as CHROMIUM_ARGS
-from tests.support.server import StaticServer
+from harness.chromium import ARGS as CHROMIUM_ARGS
+from harness.server import StaticServer
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,8 +18,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from wiki import catalogs, content_policy, csp, languages, offline, runtime, site_files  # noqa: E402
-from wiki.checks import untranslated  # noqa: E402
+from wiki import catalogs, content_policy, csp, languages, offline, runtime, site_files, untranslated  # noqa: E402
 from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
 from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
 from wiki.problems import Problem, record  # noqa: E402

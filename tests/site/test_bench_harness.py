@@ -1,5 +1,5 @@
 """The benchmark's timing harness: a browser with no debugger attached, and a page that reports its own
-timeline to the host (`benchmarks/chromium.py`, `benchmarks/host.py`, `benchmarks/bench_site.py`)."""
+timeline to the host (`harness/chromium.py`, `harness/host.py`, `harness/probe.py`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bench_site import ARTICLE, PROBE_JS, visit
-from benchmarks.chromium import Chromium
-from benchmarks.host import PROBE_PATH, REPORT_PATH, Host
+from harness.chromium import Chromium
+from harness.host import PROBE_PATH, REPORT_PATH, Host
+from harness.probe import PROBE_JS, visit
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTICLE = "scale-out/"
 
 
 def fetch(url: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ROOT, build_site
 from tests.support.html import Page, html_pages, normalize
-from tests.support.project import copy_project
+from harness.site import copy_project
 from wiki.checks.prose import FRONT, Document, read
 from wiki.embed import find_embeds
 

@@ -22,7 +22,7 @@ from tests.site.test_live import CHANGES, set_value, widget
 from tests.support.html import url_paths
 from tests.support import hosts
 from tests.support.hosts import HeadersHandler
-from tests.support.server import StaticServer, _Handler
+from harness.server import StaticServer, _Handler
 from widgets import view
 from wiki import csp
 

@@ -15,9 +15,10 @@ from babel.messages.pofile import read_po, write_po
 from tests.conftest import build_site
 from tests.site.test_browser import only_local, search
 from tests.site.test_live import CHANGES, form_values, set_value, wait_for_output, widget
-from tests.support.html import Page, runtime_config, url_paths
-from tests.support.project import copy_project
-from tests.support.server import StaticServer
+from harness.site import runtime_config
+from tests.support.html import Page, url_paths
+from harness.site import copy_project
+from harness.server import StaticServer
 from widgets import strings, view
 from widgets.messages import text
 

@@ -14,8 +14,8 @@ import pytest
 
 from tests.conftest import build_site
 from tests.support.html import Page
-from tests.support.project import copy_project
-from tests.support.server import StaticServer
+from harness.site import copy_project
+from harness.server import StaticServer
 from wiki import csp
 
 TITLE = 'Quote " and </title><script>window.__pwned=1</script> end'

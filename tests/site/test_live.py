@@ -183,7 +183,7 @@ def test_a_blocked_runtime_leaves_the_prerendered_page_with_a_notice(page, serve
 
 def test_a_wasm_served_with_another_type_still_runs(browser, site_dir) -> None:
     """Hosts with an old types table send .wasm as text/plain or octet-stream: the page compiles the bytes."""
-    from tests.support.server import StaticServer, _Handler
+    from harness.server import StaticServer, _Handler
 
     class WrongType(_Handler):
         extensions_map = {**_Handler.extensions_map, ".wasm": "text/plain"}

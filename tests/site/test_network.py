@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.chromium import ARGS as CHROMIUM_ARGS
-from benchmarks.host import Host
-from benchmarks.link import Link
+from harness.chromium import ARGS as CHROMIUM_ARGS
+from harness.host import Host
+from harness.link import Link
 from tests.site.test_live import form_values, set_value, wait_for_output, widget
-from tests.support.html import runtime_config
+from harness.site import runtime_config
 from widgets import view
 
 pytestmark = pytest.mark.browser
@@ -121,12 +121,12 @@ def test_a_call_that_needs_more_of_the_standard_library_than_the_trimmed_one_get
     assert not any(u.endswith("/python_stdlib.zip") for u in page.requested_urls)
     # A view that imports a module stdlib.zip does not have (as a future calculator might).
     calculator_worker(page).evaluate("""() => pyodide.runPython(`
-import widgets
-_view = widgets.view
+import widgets.protocol as protocol
+_view = protocol.view
 def _needs_more(*args, **kwargs):
     import xml.dom.minidom
     return _view(*args, **kwargs)
-widgets.view = _needs_more
+protocol.view = _needs_more
 `)""")
     set_value(page, "vram_fit", "gpus", "16")
     expected = view("vram_fit", form_values(page, "vram_fit"), "da")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.chromium import ARGS as CHROMIUM_ARGS
-from benchmarks.host import Host
+from harness.chromium import ARGS as CHROMIUM_ARGS
+from harness.host import Host
 from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
-from tests.support.html import runtime_config
+from harness.site import runtime_config
 from widgets import view
 from wiki import offline
 from wiki.runtime import Runtime

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import build_site
-from tests.support.project import copy_project, view_in, with_pages
-from tests.support.server import StaticServer
+from harness.site import copy_project
+from tests.support.project import view_in, with_pages
+from harness.server import StaticServer
 
 pytestmark = pytest.mark.browser
 

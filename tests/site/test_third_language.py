@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import build_site
-from tests.support.html import runtime_config
-from tests.support.project import add_language, copy_project, view_in, with_pages
-from tests.support.server import StaticServer
+from harness.site import runtime_config
+from harness.site import copy_project
+from tests.support.project import add_language, view_in, with_pages
+from harness.server import StaticServer
 
 pytestmark = pytest.mark.browser
 

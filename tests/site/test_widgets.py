@@ -11,7 +11,7 @@ import pytest
 import calculators
 from tests.conftest import ROOT, build_site
 from tests.support.html import Page
-from tests.support.project import copy_project
+from harness.site import copy_project
 from widgets import numbers, view
 from wiki.catalogs import check
 from wiki.embed import find_embeds

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -77,9 +76,3 @@ def url_paths(site: Path) -> list[str]:
         rel = page.relative_to(site).as_posix()
         paths.append(rel[: -len("index.html")] if rel.endswith("index.html") else rel)
     return paths
-
-
-def runtime_config(site: Path, article: str = "scale-out/") -> dict[str, str]:
-    """The runtime URLs the build wrote into an article (relative to the site root)."""
-    source = (site / article / "index.html").read_text(encoding="utf-8")
-    return json.loads(re.search(r'<script type="application/json" id="kw-runtime"[^>]*>(.*?)</script>', source)[1])

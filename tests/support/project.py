@@ -1,11 +1,10 @@
-"""A throwaway copy of the project, for tests that break a page on purpose and build it."""
+"""Edits of a throwaway copy of the project (`harness.site.copy_project`), for tests that build it."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,24 +12,6 @@ from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
-
-from tests.conftest import ROOT
-
-COPIED = ("docs", "overrides", "wiki", "i18n", "widgets", "calculators")
-# Read-only inputs of the build, linked rather than copied: the npm runtime and the runtime cache.
-LINKED = ("node_modules", "build")
-
-
-def copy_project(target: Path) -> Path:
-    """Copy what `mkdocs build` reads into `target` and return the copied mkdocs.yml."""
-    for name in COPIED:
-        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "locales"))
-    for name in LINKED:
-        (ROOT / name).mkdir(exist_ok=True)
-        (target / name).symlink_to(ROOT / name, target_is_directory=True)
-    for name in ("mkdocs.yml", "pyproject.toml"):
-        shutil.copy(ROOT / name, target / name)
-    return target / "mkdocs.yml"
 
 
 def with_pages(root: Path, pages: dict[str, str]) -> None:

@@ -1,64 +1,24 @@
-"""Pages not translated yet: the notice the build writes on them, and the check that it is there.
+"""Pages not translated yet: the check that the build's notice (`wiki/untranslated.py`) is there.
 
-With `fallback_to_default: true` (mkdocs.yml), a Danish page without its `.fr.md` is also built under
-`/fr/`. `wiki/hooks.py` then puts `notice_html()` at the top of that French page: a sentence from the
-gettext catalogs (`widgets.strings.PAGES["untranslated"]`) in the reader's language, and points the
-edit button at the Danish file, the one that exists. The Danish text is marked `lang="da"` (screen
-readers pronounce it as Danish) and left out of the French search index. Whether the missing translation is deliberate
-(`translation: pending` in the Danish front matter) is `parity`'s business.
-
-`check()` reads the built site: every page shown in a language it was not written in carries the
+Whether the missing translation is deliberate (`translation: pending` in the Danish front matter) is
+`parity`'s business. `check()` reads the built site: every page shown in a language it was not written in carries the
 notice, and every edit button opens a file that exists in `docs/`.
 """
 
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
-from urllib.parse import urljoin
 
-from widgets import strings
-from widgets.messages import DOMAIN, LOCALE_DIR, text
+from widgets.messages import DOMAIN, LOCALE_DIR
 from wiki import catalogs
 from wiki.checks import Finding
 from wiki.checks.links import edit_prefix, edit_target
 from wiki.checks.parity import language_name
 from wiki.checks.project import Project
+from wiki.untranslated import MARKER, notice_text
 
 NAME = "untranslated"
-MARKER = "kw-untranslated"
-H1 = re.compile(r"^# .*$", re.MULTILINE)
-
-
-def notice_text(lang: str) -> str:
-    """The 'not yet translated' sentence in `lang`, from the catalogs."""
-    return text(lang, strings.PAGES["untranslated"])
-
-
-def notice_html(lang: str) -> str:
-    """The notice as a raw HTML block (a Material admonition with only its title line)."""
-    return (f'<div class="admonition info {MARKER}" lang="{lang}">\n'
-            f'<p class="admonition-title">{html.escape(notice_text(lang))}</p>\n</div>')
-
-
-def with_notice(markdown: str, lang: str) -> str:
-    """`markdown` with the notice in `lang` right after its `#` title (or at the top without one)."""
-    block = "\n\n" + notice_html(lang) + "\n\n"
-    title = H1.search(markdown)
-    if not title:
-        return block.lstrip("\n") + markdown
-    return markdown[:title.end()] + block + markdown[title.end():].lstrip("\n")
-
-
-def in_language(page_html: str, lang: str) -> str:
-    """The page's HTML in an element that says which language it is in (the notice says its own)."""
-    return f'<div lang="{lang}">\n{page_html}\n</div>'
-
-
-def edit_url(repo_url: str, edit_uri: str, src_uri: str) -> str:
-    """The edit button's URL for the source file that was actually built."""
-    return urljoin(repo_url.rstrip("/") + "/", edit_uri + src_uri)
 
 
 def built_page(site: Path, slug: str, lang: str, default: str) -> Path:

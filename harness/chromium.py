@@ -6,7 +6,7 @@ reader's browser does none of that; on this machine it added about 100 ms to the
 live result (its work runs in workers) and nothing measurable to a plain main-thread boot. Here the
 browser is started with an ephemeral DevTools port that is only used to open and close tabs (its
 HTTP `/json/new` and `/json/close` endpoints); nothing attaches. The page reports its own timings
-(`benchmarks/host.py`, `Host.probe()`).
+(`harness/host.py`, `Host.probe()`).
 """
 
 from __future__ import annotations

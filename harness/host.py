@@ -9,7 +9,7 @@ itself), compressed once and kept in memory, and
 `Last-Modified` / `If-Modified-Since` revalidation. It counts the bytes it sends, so a benchmark can
 tell what a visit transferred (a response from the browser's cache never reaches the server).
 
-With a `Link` (`benchmarks/link.py`, `Host.link`), every response waits a round trip and all bytes
+With a `Link` (`harness/link.py`, `Host.link`), every response waits a round trip and all bytes
 share one line of a given rate, like a reader's access line.
 
 For timing without a debugger in the browser, `probe()` adds a measuring script to chosen pages (a
@@ -32,8 +32,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from benchmarks.link import Link
-from tests.support.server import CONTENT_TYPES, StaticServer
+from harness.link import Link
+from harness.server import CONTENT_TYPES, StaticServer
+from wiki.csp import read_headers
 
 DEFAULT_CACHE = "public, max-age=0, must-revalidate"
 TYPES = {**CONTENT_TYPES, ".bin": "application/octet-stream"}
@@ -41,20 +42,6 @@ PROBE_PATH = "/__bench/probe.js"
 REPORT_PATH = "/__bench/report"
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
                     "application/wasm")
-
-
-def parse_headers_file(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
-    """`_headers` as [(path pattern, [(name, value), ...]), ...], in file order."""
-    rules: list[tuple[str, list[tuple[str, str]]]] = []
-    for line in text.splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if not line[0].isspace():
-            rules.append((line.strip(), []))
-        elif rules and ":" in line:
-            name, value = line.strip().split(":", 1)
-            rules[-1][1].append((name.strip(), value.strip()))
-    return rules
 
 
 class Counter:
@@ -76,7 +63,7 @@ class Counter:
 
 class _Handler(BaseHTTPRequestHandler):
     root: Path
-    rules: list[tuple[str, list[tuple[str, str]]]]
+    rules: list[tuple[str, dict[str, str]]]
     counter: Counter
     gzipped: dict[tuple[Path, int, bool], bytes]  # (file, mtime, probed): its gzip body (a new deploy: a new one)
     missing: set[str]  # URL paths answered 404, as if not deployed
@@ -171,7 +158,7 @@ class Host(StaticServer):
 
     def __init__(self, root: Path) -> None:
         headers_file = root / "_headers"
-        rules = parse_headers_file(headers_file.read_text(encoding="utf-8")) if headers_file.exists() else []
+        rules = read_headers(headers_file.read_text(encoding="utf-8")) if headers_file.exists() else []
         self.counter = Counter()
         self.missing: set[str] = set()  # add a URL path to serve it as 404 (`python3 build.py bench` does)
         self._probe: dict[str, object] = {}

@@ -1,0 +1,76 @@
+"""A page that reports its own timeline to the host, and one visit of it in a browser with no debugger.
+
+`Host.probe(PROBE_JS, pages)` serves the script at `PROBE_PATH` and loads it first in those pages'
+`<head>`; `visit()` opens a page in `Chromium` and returns what it reported.
+"""
+
+from __future__ import annotations
+
+import queue
+
+from harness.chromium import Chromium
+from harness.host import REPORT_PATH, Host
+
+# Served at PROBE_PATH and loaded first in the article's <head> (Host.probe): the visit's timeline in ms
+# since navigation start, POSTed once the first live result (or an error) shows. The reader types at
+# DOMContentLoaded, as early as the page can take input.
+PROBE_JS = """
+(() => {
+  const marks = {};
+  let sent = false;
+  const send = () => {
+    if (sent) return;
+    sent = true;
+    marks.boot = document.documentElement.dataset.kwBoot ?? null; // "snapshot" or "plain"
+    navigator.sendBeacon("REPORT", JSON.stringify(marks));
+  };
+  // The report waits until the snapshot is kept for the next visit (a plain boot fetches it after the
+  // first result), as a reader who stays on the page would let it; the marks are taken when they happen.
+  const root = document.documentElement;
+  const kept = () => root.dataset.kwRuntime === "kept";
+  const mark = (key) => {
+    if (key in marks) return;
+    marks[key] = performance.now();
+    if (key !== "first_live" && key !== "error") return;
+    marks.fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
+    if (key === "error" || kept()) return send();
+    new MutationObserver((_, observer) => {
+      if (!kept()) return;
+      observer.disconnect();
+      marks.kept = performance.now();
+      send();
+    }).observe(root, { attributes: true, attributeFilter: ["data-kw-runtime"] });
+    setTimeout(send, 60000);
+  };
+  document.addEventListener("DOMContentLoaded", () => {
+    mark("dcl");
+    const widget = document.querySelector('[data-calculator="vram_fit"]');
+    const out = widget.querySelector('[data-output="vram_gb"]');
+    if (out.textContent) mark("numbers_in_dom");
+    const before = out.textContent;
+    new MutationObserver(() => {
+      if (widget.dataset.state === "ready") mark("ready");
+      if (widget.dataset.state === "error") mark("error");
+    }).observe(widget, { attributes: true, attributeFilter: ["data-state"] });
+    new MutationObserver(() => { if (out.textContent !== before) mark("first_live"); })
+      .observe(out, { childList: true, characterData: true, subtree: true });
+    const input = widget.querySelector('[name="gpus"]');
+    input.focus();
+    input.value = "16";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    mark("interaction");
+  });
+})();
+""".replace("REPORT", REPORT_PATH)
+
+
+def visit(browser: Chromium, host: Host, url: str) -> dict[str, float]:
+    """Open `url` in a new tab of `browser`; return what its page reports (`PROBE_JS`, `PLAIN_BOOT_JS`)."""
+    host.discard_reports()
+    tab = browser.open(url)
+    try:
+        return host.next_report(timeout=120)
+    except queue.Empty:
+        raise SystemExit(f"no report from {url} within 120 s") from None
+    finally:
+        browser.close(tab)

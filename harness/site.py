@@ -1,0 +1,31 @@
+"""The site as the harness handles it: a throwaway copy of the project to build, and what a built page carries."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COPIED = ("docs", "overrides", "wiki", "i18n", "widgets", "calculators")
+# Read-only inputs of the build, linked rather than copied: the npm runtime and the runtime cache.
+LINKED = ("node_modules", "build")
+
+
+def copy_project(target: Path) -> Path:
+    """Copy what `mkdocs build` reads into `target` and return the copied mkdocs.yml."""
+    for name in COPIED:
+        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "locales"))
+    for name in LINKED:
+        (ROOT / name).mkdir(exist_ok=True)
+        (target / name).symlink_to(ROOT / name, target_is_directory=True)
+    for name in ("mkdocs.yml", "pyproject.toml"):
+        shutil.copy(ROOT / name, target / name)
+    return target / "mkdocs.yml"
+
+
+def runtime_config(site: Path, article: str = "scale-out/") -> dict[str, str]:
+    """The runtime URLs the build wrote into an article (relative to the site root)."""
+    source = (site / article / "index.html").read_text(encoding="utf-8")
+    return json.loads(re.search(r'<script type="application/json" id="kw-runtime"[^>]*>(.*?)</script>', source)[1])
