@@ -90,7 +90,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         path = urlsplit(self.path).path
         if path == PROBE_PATH and self.probe.get("script"):
-            return self._send(HTTPStatus.OK, {"Content-Type": "text/javascript", "Cache-Control": "no-store"},
+            # Cached like the page's own scripts would be: a warm visit pays no round trip the site does not.
+            return self._send(HTTPStatus.OK, {"Content-Type": "text/javascript", "Cache-Control": "max-age=3600"},
                               str(self.probe["script"]).encode(), path)
         target = None if path in self.missing else self._file(path)
         if target is None:

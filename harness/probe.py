@@ -25,9 +25,10 @@ PROBE_JS = """
     navigator.sendBeacon("REPORT", JSON.stringify(marks));
   };
   // The report waits until the snapshot is kept for the next visit (a plain boot fetches it after the
-  // first result), as a reader who stays on the page would let it; the marks are taken when they happen.
+  // first result) and the service worker holds the runtime (offline.js), as a reader who stays on the
+  // page would let them; the marks are taken when they happen.
   const root = document.documentElement;
-  const kept = () => root.dataset.kwRuntime === "kept";
+  const kept = () => root.dataset.kwRuntime === "kept" && root.dataset.kwOffline === "runtime";
   const mark = (key) => {
     if (key in marks) return;
     marks[key] = performance.now();
@@ -39,7 +40,7 @@ PROBE_JS = """
       observer.disconnect();
       marks.kept = performance.now();
       send();
-    }).observe(root, { attributes: true, attributeFilter: ["data-kw-runtime"] });
+    }).observe(root, { attributes: true, attributeFilter: ["data-kw-runtime", "data-kw-offline"] });
     setTimeout(send, 60000);
   };
   document.addEventListener("DOMContentLoaded", () => {
