@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from . import compare, decision, replicas, scaling, throughput, training_memory, training_time, vram_fit
+from . import compare, decision, replicas, scaling, throughput, training_memory, training_time, vram_fit, workload
 from .inputs import error, normalize
 from .spec import CalculatorSpec
 
@@ -31,6 +31,7 @@ _REGISTRY: tuple[Calculator, ...] = (
     Calculator("throughput", throughput.SPEC, throughput.compute),
     Calculator("training_time", training_time.SPEC, training_time.compute),
     Calculator("compare", compare.SPEC, compare.compute),
+    Calculator("workload", workload.SPEC, workload.compute),
 )
 _BY_NAME: Mapping[str, Calculator] = MappingProxyType({c.name: c for c in _REGISTRY})
 NAMES: tuple[str, ...] = tuple(c.name for c in _REGISTRY)

@@ -28,6 +28,7 @@ TITLES = {
     "throughput": N_("Serving throughput of one node"),
     "training_time": N_("How long a training run takes"),
     "compare": N_("One 8-GPU node, two 4-GPU nodes or an SXM node"),
+    "workload": N_("Your workload: one box or more?"),
 }
 
 LABELS = {
@@ -296,6 +297,21 @@ EXPLANATIONS = {
 }
 
 EXPLANATIONS.update({
+    ("workload", "one_node"): N_(
+        "One node holds {concurrency} requests of {context} tokens (room for {max_concurrency}) and serves "
+        "{node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box. The widgets below follow this "
+        "workload until you change one of them."
+    ),
+    ("workload", "dp_replicas"): N_(
+        "One node holds {concurrency} requests of {context} tokens (room for {max_concurrency}) but serves "
+        "{node_tokens_per_s}: {target_tokens_per_s} takes {min_nodes} nodes as data-parallel replicas behind a load "
+        "balancer, not a cluster. The widgets below follow this workload until you change one of them."
+    ),
+    ("workload", "does_not_fit"): N_(
+        "One node holds only {max_concurrency} requests of {context} tokens, not {concurrency}: the memory "
+        "check and the decision flow below show the ways out. The widgets below follow this workload until "
+        "you change one of them."
+    ),
     ("throughput", "memory_bound"): N_(
         "Each decode step reads {bytes_per_step_gb} (the weights and the KV cache of {concurrency} requests of "
         "{context} tokens): memory bandwidth sets the pace. The node delivers {node_tokens_per_s} in all, "

@@ -13,7 +13,7 @@ from calculators.spec import INPUT_TYPES, OUTPUT_KINDS
 
 README = Path(calculators.__file__).with_name("README.md")
 NAMES = ["vram_fit", "training_memory", "scaling", "decision", "replicas", "throughput", "training_time",
-         "compare"]
+         "compare", "workload"]
 MODEL_IDS = ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2.5-7b", "qwen2.5-14b",
              "qwen2.5-32b", "qwen2.5-72b", "mistral-7b", "gemma-2-27b", "deepseek-v3"]
 GPU_IDS = ["rtx-pro-6000", "rtx-5090", "l40s", "l4", "h100-sxm", "h200", "b200"]
