@@ -21,8 +21,9 @@ def test_workload_is_vram_fit_and_replicas(inputs: dict, verdict: str) -> None:
     assert result["verdict"] == verdict
     assert (v["fit"], v["vram_gb"], v["weights_gb"], v["max_concurrency"]) == (
         fit["verdict"], fit["values"]["vram_gb"], fit["values"]["weights_gb"], fit["values"]["max_concurrency"])
+    r = rep["values"]
     assert (v["node_tokens_per_s"], v["min_nodes"], v["node_kw"], v["cluster_kw"]) == (
-        rep["values"]["node_tokens_per_s"], rep["values"]["nodes"], rep["values"]["node_kw"], rep["values"]["cluster_kw"])
+        r["node_tokens_per_s"], r["nodes"], r["node_kw"], r["cluster_kw"])
     assert (verdict == "one_node") == (fit["verdict"] != "does_not_fit" and rep["values"]["nodes"] == 1)
 
 
