@@ -30,4 +30,5 @@ def test_workload_is_vram_fit_and_replicas(inputs: dict, verdict: str) -> None:
 def test_workload_refuses_bad_input_like_the_others() -> None:
     result = run("workload", {"gpus": 0, "concurrency": "x"})
     assert not result["ok"]
-    assert {(e["field"], e["code"]) for e in result["errors"]} == {("gpus", "too_small"), ("concurrency", "not_a_number")}
+    found = {(e["field"], e["code"]) for e in result["errors"]}
+    assert found == {("gpus", "too_small"), ("concurrency", "not_a_number")}
