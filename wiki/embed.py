@@ -12,14 +12,23 @@ or, for the tables the article fills from the calculators::
     ```calculator-table scaling_efficiency
     ```
 
-`render_embeds(markdown, lang, source)` replaces each fence with raw HTML (computed with
-`widgets.view`, i.e. `calculators.run`), and raises `EmbedError` naming the page and line for an
-unknown calculator, input or value. Presets are written as in source code: `0.7`, not `0,7`.
+`find_embeds()` is the one scanner of these fences, shared by the build and the checks. It reads
+Markdown's blocks as Python-Markdown does: a fence inside another fenced block (a ```` ```markdown ````
+example) or inside an indented code block is code, not an embed; a fence indented under a list item
+or an admonition (`!!!`, `???`) is an embed.
+
+`render_embeds(markdown, lang, source)` replaces each fence with a placeholder line (kept where the
+fence stood: at the top level, in a list item...) and returns the widgets' HTML (computed with
+`widgets.view`, i.e. `calculators.run`) by placeholder; `place_widgets(html, widgets)` puts them into
+the page's HTML after Markdown, so no widget markup ever goes through Markdown. It raises
+`EmbedError` naming the page and line for an unknown calculator, input or value. Presets are written
+as in source code: `0.7`, not `0,7`.
 """
 
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +38,12 @@ import calculators
 from wiki import render
 from wiki.problems import Problem
 
-FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<kind>calculator(?:-table)?)[ \t]+(?P<name>\S+)[ \t]*$")
+# Any fence opening line; an embed's info string is `calculator NAME` or `calculator-table NAME`.
+OPENING = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+EMBED_INFO = re.compile(r"^(?P<kind>calculator(?:-table)?)[ \t]+(?P<name>\S+)[ \t]*$")
+# A line that opens a container whose indented lines are its content: a list item or an admonition.
+CONTAINER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)]|!!!|\?\?\?\+?)[ \t]")
+TAB = 4  # Python-Markdown's tab_length: content indented by 4 more than its parent is a code block
 PRESET = re.compile(r"^\s*(?P<key>[a-z_][a-z0-9_]*)\s*:\s*(?P<value>.*?)\s*$")
 TABLES = ("scaling_efficiency", "single_node_build")
 
@@ -63,8 +77,30 @@ def parse_value(text: str) -> Any:
     return text.strip("\"'")
 
 
+def _width(indent: str) -> int:
+    return len(indent.expandtabs(TAB))
+
+
+def _allowed(lines: list[str], index: int, indent: int) -> bool:
+    """Whether a fence indented by `indent` at `index` is a block of its own (not inside indented code):
+    at most 3 spaces at the top level, or inside a list item or admonition that encloses it."""
+    if indent < TAB:
+        return True
+    for previous in reversed(lines[:index]):
+        if not previous.strip():
+            continue
+        width = _width(previous[:len(previous) - len(previous.lstrip())])
+        if width < indent:
+            return bool(CONTAINER.match(previous)) and indent - width < 2 * TAB
+    return False
+
+
+def _closing(fence: str, indent: int) -> re.Pattern[str]:
+    return re.compile(rf"^[ \t]{{0,{indent + 3}}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+
+
 def find_embeds(markdown: str, source: str, first_line: int = 1) -> list[tuple[int, int, Embed]]:
-    """Every embed as (first line index, last line index, embed).
+    """Every embed as (first line index, last line index, embed), skipping fences that are code.
 
     Indexes are 0-based in `markdown`; `Embed.line` and error messages count from `first_line`, the
     line of the source file where `markdown` starts (MkDocs hands hooks the text after the front matter).
@@ -73,23 +109,29 @@ def find_embeds(markdown: str, source: str, first_line: int = 1) -> list[tuple[i
     lines = markdown.split("\n")
     found, i = [], 0
     while i < len(lines):
-        match = FENCE.match(lines[i])
-        if not match:
+        opening = OPENING.match(lines[i])
+        indent = _width(opening["indent"]) if opening else 0
+        if not opening or not _allowed(lines, i, indent):
             i += 1
             continue
-        embed = Embed(match["kind"], match["name"], offset + i + 1)
-        closing = re.compile(rf"^ {{0,3}}{match['fence'][0]}{{{len(match['fence'])},}}\s*$")
+        closing = _closing(opening["fence"], indent)
         j = i + 1
         while j < len(lines) and not closing.match(lines[j]):
-            if lines[j].strip():
-                preset = PRESET.match(lines[j])
-                if not preset:
-                    raise EmbedError(source, offset + j + 1, f"write presets as 'name: value', "
-                                     f"not {lines[j].strip()!r}")
-                embed.presets[preset["key"]] = parse_value(preset["value"])
             j += 1
+        info = EMBED_INFO.match(opening["info"].strip())
+        if not info:  # any other fenced block is code: nothing in it is an embed
+            i = j + 1
+            continue
         if j == len(lines):
-            raise EmbedError(source, offset + i + 1, f"the '{match['kind']}' block is never closed")
+            raise EmbedError(source, offset + i + 1, f"the '{info['kind']}' block is never closed")
+        embed = Embed(info["kind"], info["name"], offset + i + 1)
+        for k in range(i + 1, j):
+            if lines[k].strip():
+                preset = PRESET.match(lines[k])
+                if not preset:
+                    raise EmbedError(source, offset + k + 1, f"write presets as 'name: value', "
+                                     f"not {lines[k].strip()!r}")
+                embed.presets[preset["key"]] = parse_value(preset["value"])
         found.append((i, j, embed))
         i = j + 1
     return found
@@ -124,10 +166,11 @@ def body_start_line(document: str) -> int:
     return document.count("\n", 0, match.end()) + (len(rest) - len(rest.lstrip("\n"))) + 1
 
 
-def render_embeds(markdown: str, lang: str, source: str, first_line: int = 1) -> str:
-    """Replace every embed of a page by its prerendered widget or table, in `lang`."""
+def render_embeds(markdown: str, lang: str, source: str, first_line: int = 1) -> tuple[str, dict[str, str]]:
+    """Replace every embed of a page by a placeholder line at the fence's indentation; return the Markdown
+    and the prerendered widget or table of each placeholder, in `lang` (`place_widgets` puts them in)."""
     lines = markdown.split("\n")
-    out, last, count = [], 0, {}
+    out, last, count, widgets = [], 0, {}, {}
     for start, end, embed in find_embeds(markdown, source, first_line):
         validate(embed, source)
         count[embed.name] = count.get(embed.name, 0) + 1
@@ -136,8 +179,20 @@ def render_embeds(markdown: str, lang: str, source: str, first_line: int = 1) ->
             html = render.widget(embed.name, embed.presets, lang, widget_id)
         else:
             html = render.table(embed.name, lang, widget_id)
+        token = f"kwembed{len(widgets)}x{uuid.uuid4().hex}"
+        widgets[token] = html
+        indent = lines[start][:len(lines[start]) - len(lines[start].lstrip())]
         out.extend(lines[last:start])
-        out.extend(["", html, ""])
+        out.extend(["", indent + token, ""])
         last = end + 1
     out.extend(lines[last:])
-    return "\n".join(out)
+    return "\n".join(out), widgets
+
+
+def place_widgets(html: str, widgets: dict[str, str]) -> str:
+    """The page's HTML with each placeholder paragraph replaced by its widget; every one must be found once."""
+    for token, widget in widgets.items():
+        html, found = re.subn(rf"(?:<p>)?{token}(?:</p>)?", lambda _m, w=widget: w, html)
+        if found != 1:
+            raise ValueError(f"the placeholder of a calculator embed appears {found} times in the page's HTML")
+    return html

@@ -19,7 +19,7 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
 from wiki import catalogs, content_policy, csp, languages, offline, runtime, site_files, untranslated  # noqa: E402
-from wiki.embed import EmbedError, body_start_line, render_embeds  # noqa: E402
+from wiki.embed import EmbedError, body_start_line, place_widgets, render_embeds  # noqa: E402
 from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
 from wiki.problems import Problem, record  # noqa: E402
 from wiki.search_index import write_split_indexes  # noqa: E402
@@ -109,14 +109,13 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     lang, building = _page_languages(page, config)
     first_line = body_start_line(page.file.content_string)
     try:
-        rendered = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
+        markdown, page.kw_widgets = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
     except EmbedError as error:
         found = error.problem
         record([Problem(found.file, found.line, f"Broken calculator embed: {found.message}")])
         raise PluginError(f"Broken calculator embed: {error}") from None
-    if rendered != markdown:
+    if page.kw_widgets:
         _prepare_runtime(config)
-    markdown = rendered
     if lang != building:
         markdown = untranslated.with_notice(markdown, building)
         if config.repo_url and config.edit_uri:
@@ -127,8 +126,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """Refuse active content (scripts, handlers, frames, meta refresh...) in a page, with file:line;
-    mark the text of a page shown in a language it is not written in with the language it is in."""
+    """Refuse active content (scripts, handlers, frames, meta refresh...) in a page, with file:line; put
+    the prerendered widgets in; mark the text of a page shown in a language it is not written in with
+    the language it is in."""
     source = page.file.content_string
     problems = [Problem(f"docs/{page.file.src_uri}", content_policy.source_line(source, found.needle),
                         f"{found.what} is not allowed in a page: remove it (the site's policy runs only the theme's "
@@ -136,6 +136,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) ->
                 for found in content_policy.active_content(html)]
     if problems:
         _fail("Active content in a page", problems)
+    html = place_widgets(html, getattr(page, "kw_widgets", {}))
     lang, building = _page_languages(page, config)
     return untranslated.in_language(html, lang) if lang != building else html
 
