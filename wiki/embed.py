@@ -45,7 +45,6 @@ EMBED_INFO = re.compile(r"^(?P<kind>calculator(?:-table)?)[ \t]+(?P<name>\S+)[ \
 CONTAINER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)]|!!!|\?\?\?\+?)[ \t]")
 TAB = 4  # Python-Markdown's tab_length: content indented by 4 more than its parent is a code block
 PRESET = re.compile(r"^\s*(?P<key>[a-z_][a-z0-9_]*)\s*:\s*(?P<value>.*?)\s*$")
-TABLES = ("scaling_efficiency", "single_node_build")
 
 
 class EmbedError(ValueError):
@@ -140,8 +139,8 @@ def find_embeds(markdown: str, source: str, first_line: int = 1) -> list[tuple[i
 def validate(embed: Embed, source: str) -> None:
     """Raise `EmbedError` for an unknown calculator or table, input or value."""
     if embed.kind == "calculator-table":
-        if embed.name not in TABLES:
-            raise EmbedError(source, embed.line, f"unknown table {embed.name!r}; known: {', '.join(TABLES)}")
+        if embed.name not in render.TABLES:
+            raise EmbedError(source, embed.line, f"unknown table {embed.name!r}; known: {', '.join(render.TABLES)}")
         return
     if embed.name not in calculators.CALCULATORS:
         raise EmbedError(source, embed.line,

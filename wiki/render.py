@@ -60,32 +60,41 @@ def widget(name: str, presets: dict[str, Any], lang: str, widget_id: str) -> str
     return one_block(html)
 
 
+def scaling_table(lang: str, table_id: str) -> str:
+    """The article's scaling efficiency table (`calculators.table`), in `lang`."""
+    rows = []
+    for row in calculators.table({}):
+        config = (strings.UI["config_one_node"], {"gpus": numbers.decimal(row["gpus"], lang, 0)}) \
+            if row["nodes"] == 1 else (strings.UI["config_nodes"], {
+                "nodes": numbers.decimal(row["nodes"], lang, 0),
+                "gpus_per_node": numbers.decimal(row["gpus_per_node"], lang, 0)})
+        rows.append({"config": config, "fabric": choice_label("fabric", row["fabric"], lang),
+                     "efficiency": numbers.percent(row["efficiency"], lang, 0),
+                     "speedup": text(lang, strings.UNITS["multiplier"],
+                                     value=numbers.decimal(row["speedup"], lang, 1)),
+                     "below": row["below_threshold"]})
+    defaults = calculators.run("scaling", {})["inputs"]
+    assumptions = text(lang, strings.UI["scaling_assumptions"], mfu=numbers.percent(defaults["mfu"], lang))
+    return environment(lang).get_template("scaling_table.html").render(id=table_id, rows=rows, assumptions=assumptions)
+
+
+def build_table(lang: str, table_id: str) -> str:
+    """The article's single-node build table (the GPUs of `BUILD_TABLE_GPUS`), in `lang`."""
+    rows = []
+    for gpu_id in BUILD_TABLE_GPUS:
+        gpu = calculators.GPUS[gpu_id]
+        rows.append({"name": gpu["name"], "memory": numbers.gigabytes(gpu["memory_gb"], lang),
+                     "node": numbers.gigabytes(8 * gpu["memory_gb"], lang),
+                     "bandwidth": numbers.decimal(gpu["memory_bandwidth_gbs"], lang, 0),
+                     "link": gpu["link_name"],
+                     "tflops": numbers.decimal(gpu["bf16_tflops"], lang, 0)})
+    return environment(lang).get_template("build_table.html").render(id=table_id, rows=rows)
+
+
+# The tables a page can embed (```calculator-table NAME```), by name: the one list of them.
+TABLES = {"scaling_efficiency": scaling_table, "single_node_build": build_table}
+
+
 def table(name: str, lang: str, table_id: str) -> str:
-    """One of the article's tables filled from the calculators: `scaling_efficiency` or `single_node_build`."""
-    env = environment(lang)
-    if name == "scaling_efficiency":
-        rows = []
-        for row in calculators.table({}):
-            config = (strings.UI["config_one_node"], {"gpus": numbers.decimal(row["gpus"], lang, 0)}) \
-                if row["nodes"] == 1 else (strings.UI["config_nodes"], {
-                    "nodes": numbers.decimal(row["nodes"], lang, 0),
-                    "gpus_per_node": numbers.decimal(row["gpus_per_node"], lang, 0)})
-            rows.append({"config": config, "fabric": choice_label("fabric", row["fabric"], lang),
-                         "efficiency": numbers.percent(row["efficiency"], lang, 0),
-                         "speedup": text(lang, strings.UNITS["multiplier"],
-                                         value=numbers.decimal(row["speedup"], lang, 1)),
-                         "below": row["below_threshold"]})
-        defaults = calculators.run("scaling", {})["inputs"]
-        assumptions = text(lang, strings.UI["scaling_assumptions"], mfu=numbers.percent(defaults["mfu"], lang))
-        html = env.get_template("scaling_table.html").render(id=table_id, rows=rows, assumptions=assumptions)
-    else:
-        rows = []
-        for gpu_id in BUILD_TABLE_GPUS:
-            gpu = calculators.GPUS[gpu_id]
-            rows.append({"name": gpu["name"], "memory": numbers.gigabytes(gpu["memory_gb"], lang),
-                         "node": numbers.gigabytes(8 * gpu["memory_gb"], lang),
-                         "bandwidth": numbers.decimal(gpu["memory_bandwidth_gbs"], lang, 0),
-                         "link": gpu["link_name"],
-                         "tflops": numbers.decimal(gpu["bf16_tflops"], lang, 0)})
-        html = env.get_template("build_table.html").render(id=table_id, rows=rows)
-    return one_block(html)
+    """One of the article's `TABLES` filled from the calculators, as one HTML block."""
+    return one_block(TABLES[name](lang, table_id))

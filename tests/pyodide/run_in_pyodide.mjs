@@ -6,12 +6,6 @@ import path from "node:path";
 
 const [script, ...wheels] = process.argv.slice(2);
 const py = await loadPyodide({ stdout: (line) => console.log(line), stderr: (line) => console.error(line) });
-for (const wheel of wheels) py.FS.writeFile(`/tmp/${path.basename(wheel)}`, fs.readFileSync(wheel));
-py.runPython(`
-import importlib, site, zipfile
-for name in ${JSON.stringify(wheels.map((w) => path.basename(w)))}:
-    with zipfile.ZipFile("/tmp/" + name) as archive:
-        archive.extractall(site.getsitepackages()[0])
-importlib.invalidate_caches()
-`);
+// Installed by Pyodide's own loader, as the worker's plain boot does (wiki/stdlib_trim.mjs too).
+await py.loadPackage(wheels.map((wheel) => path.resolve(wheel)), { messageCallback() {} });
 py.runPython(fs.readFileSync(script, "utf8"));
