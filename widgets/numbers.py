@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from babel import Locale
@@ -21,6 +21,10 @@ from babel.units import format_unit
 # Characters a typed number may contain before Babel reads it; anything else ("1e5", "abc") is refused.
 NUMBER_CHARS = re.compile(r"[+-]?[0-9][0-9.,\s\u00a0\u202f]*")
 BLANKS = re.compile(r"[\s\u00a0\u202f]+")
+# A share typed as a percentage ("70 %", "70%"), and a token count with a k suffix ("128k" = 128 × 1024).
+PERCENT_SIGN = re.compile(r"[\s\u00a0\u202f]*%$")
+KILO_SUFFIX = re.compile(r"[\s\u00a0\u202f]*[kK]$")
+KILO_TOKENS = 1024  # context lengths are powers of two: "128k" is 131,072 tokens (Llama 3.1's 128K context)
 
 
 class NotANumber(ValueError):
@@ -64,8 +68,9 @@ def gigabytes(value: float, lang: str) -> str:
 
 @lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
 def byte_count(value: int, lang: str) -> str:
-    """Bytes with CLDR's short unit (`516.096 B`, `516 096 o`)."""
-    return format_unit(value, "digital-byte", length="short", locale=locale(lang))
+    """Bytes in kilobytes with CLDR's short unit (`516,1 kB`, `516,1 ko`): "B" reads as billions next to "405B"."""
+    return format_unit(round(value / 1000, 1), "digital-kilobyte", length="short", locale=locale(lang),
+                       format=_decimal_format(lang, 1))
 
 
 @lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
@@ -100,7 +105,38 @@ def parse(text: str, lang: str) -> int | float:
         number = parse_decimal(normalized, locale=locale(lang), strict=True)
     except NumberFormatError:
         number = _dot_as_decimal(text, lang)
+    except InvalidOperation:  # Babel's strict check re-formats the number: too many digits for its context
+        number = parse_decimal(normalized, locale=locale(lang))
     return _to_python(number, text)
+
+
+def parse_share(text: str, lang: str) -> float:
+    """Read a share as people type it: `70 %`, `70%`, `70` (above 1: a percentage) or `0,7`."""
+    stripped = PERCENT_SIGN.sub("", text.strip())
+    value = parse(stripped, lang)
+    if stripped != text.strip() or value > 1:
+        value = float(Decimal(str(value)) / 100)
+    return float(value)
+
+
+def parse_tokens(text: str, lang: str) -> int | float:
+    """Read a token count: a number, or thousands of tokens with a k (`128k` = 131.072, `1,5k` = 1.536)."""
+    stripped = KILO_SUFFIX.sub("", text.strip())
+    if stripped == text.strip():
+        return parse(text, lang)
+    return _to_python(Decimal(str(parse(stripped, lang))) * KILO_TOKENS, text)
+
+
+def share_text(value: float, lang: str) -> str:
+    """How a form field shows a share: a percentage with as many decimals as it needs (`70 %`, `21,5 %`)."""
+    return percent(value, lang, 4)
+
+
+def neutral(value: float | int) -> str:
+    """A number in the locale-neutral form of links: no grouping, a dot for decimals, no exponent."""
+    if isinstance(value, int) or float(value).is_integer():
+        return str(int(value))
+    return format(Decimal(repr(float(value))), "f")
 
 
 def _dot_as_decimal(text: str, lang: str) -> Decimal:

@@ -49,6 +49,13 @@ class ViewHtml(TypedDict):
     figure: str
 
 
+class Controls(TypedDict):
+    """The fields (`disabled`) and the choices of a field (`unavailable`) that make no sense for these inputs."""
+
+    disabled: list[str]
+    unavailable: dict[str, list[str]]
+
+
 class View(TypedDict):
     """A result: every text a widget shows, localized. `outputs` follows the spec's `shown` order; each
     text goes into `[data-output=<key>]`."""
@@ -65,6 +72,8 @@ class View(TypedDict):
     trace: list[TraceRow]
     figure: str  # SVG, or ""
     html: ViewHtml
+    neutral: dict[str, str]  # the normalized inputs, locale-neutral, for links (`0.7`, `32768`, choice ids)
+    controls: Controls
     errors: dict[str, str]  # empty
 
 
@@ -75,6 +84,8 @@ class ViewFailure(TypedDict):
     lang: str
     ok: Literal[False]
     errors: dict[str, str]
+    summary: str  # what the result says instead of a verdict: the field to check, or the whole error
+    first_error: str  # the first field in error in the form's order ("" for the whole widget)
 
 
 # ---- The page's runtime config: the JSON of `<script id="kw-runtime">` (`wiki/runtime.py`) ---------

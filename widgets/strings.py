@@ -85,15 +85,16 @@ HELP = {
     "kv_precision": N_("Precision of the key/value cache: FP8 holds twice as many tokens as BF16."),
     "gpu": N_("The card in the node."),
     "gpus": N_("Number of GPUs."),
-    "context": N_("Tokens each request keeps in the KV cache."),
+    "context": N_("Tokens each request keeps in the KV cache; 128k is 131,072 tokens."),
     "concurrency": N_("Requests served at the same time."),
-    "weights_limit": N_("The working rule: weights at 60–70 % of VRAM, the rest for everything else."),
+    "weights_limit": N_("The working rule: weights at 60–70 % of VRAM, the rest for everything else. "
+                        "Type 70 % or 0.7."),
     "attention": N_(
         "For models with latent attention (MLA, DeepSeek): data parallel keeps each request's cache on one GPU; "
         "tensor parallel copies the whole cache to every GPU."
     ),
     "method": N_("Full fine-tune trains every weight; LoRA and QLoRA train small adapters."),
-    "seq_len": N_("Tokens per training sequence."),
+    "seq_len": N_("Tokens per training sequence; 4k is 4,096 tokens."),
     "micro_batch": N_("Sequences per GPU per forward pass."),
     "recompute": N_("Recomputing activations in the backward pass saves memory and costs compute."),
     "lora_rank": N_("Rank of the LoRA adapters."),
@@ -103,7 +104,7 @@ HELP = {
     "fabric": N_("The link between nodes; inside a node the GPUs talk over PCIe or NVLink."),
     "nics_per_node": N_("Network cards per node used by the collectives."),
     "grad_accum": N_("Micro-batches per optimizer step."),
-    "mfu": N_("Share of the GPU's peak BF16 throughput actually reached."),
+    "mfu": N_("Share of the GPU's peak BF16 throughput actually reached, in % (21.5 %) or as a share (0.215)."),
     "workload": N_("What the node will do."),
     "throughput_bound": N_("Yes if one node runs the model but you need more requests per second."),
     "target_tokens_per_s": N_("Aggregate tokens per second the service must deliver."),
@@ -114,7 +115,9 @@ HELP = {
         "rate to use yours. The article: 500–2,000 tokens/s at 70B FP8 on 8 GPUs."
     ),
     "node_failure_rate": N_("Incidents that take one node down, per year."),
-    "utilization_target": N_("Plan each node for this share of its throughput: queues grow steeply near 100 %."),
+    "utilization_target": N_(
+        "Plan each node for this share of its throughput (80 % or 0.8): queues grow steeply near 100 %."
+    ),
     "spare": N_("Yes to keep one more node than the target needs, so a failure costs no capacity."),
     "pcie_placement": N_(
         "Under one PCIe switch the GPUs reach ~50 GB/s (PCIe 5); across two CPU sockets the traffic crosses "
@@ -227,6 +230,15 @@ VERDICTS = {
     "months": N_("Months"),
     "years": N_("Years"),
     "two_nodes": N_("Two 4-GPU nodes"),
+}
+
+# What a verdict answers, next to the badge: the reader's own load and hardware, from the inputs.
+SUBJECTS = {
+    "vram_fit": N_("for {concurrency} requests of {context} tokens on {node}"),
+    "training_memory": N_("for {method}, {model} on {node}"),
+    "scaling": N_("for {model} on {nodes} × {gpus_per_node} GPUs, {parallelism}"),
+    "decision": N_("for {workload}, {model} on {node}"),
+    "replicas": N_("for {target_tokens_per_s} at {node_tokens_per_s} per node"),
 }
 
 # One sentence built from the values: why the verdict is what it is.
@@ -460,6 +472,7 @@ ERRORS = {
     "invalid_inputs": N_("The inputs could not be read."),
     "conflicting_inputs": N_("These inputs contradict each other."),
     "internal_error": N_("The calculation failed. Please report it."),
+    "inter_node_fabric": N_("Choose a link between nodes: InfiniBand or Ethernet."),
 }
 
 # Units that CLDR does not cover (it does cover gigabytes, bytes, percentages and days).
@@ -475,6 +488,7 @@ UNITS = {
     "kw": N_("{value} kW"),
     "mwh": N_("{value} MWh"),
     "gpu_months": N_("{value} GPU-months"),
+    "custom_model_size": N_("a {value}B model"),
 }
 
 # Counted units: the plural form follows the number (CLDR plural rules through gettext's Plural-Forms).
@@ -498,6 +512,15 @@ UI = {
     "state_ready": N_("Live: results follow your inputs."),
     "state_error": N_("The live calculator could not start; the precomputed result stays valid."),
     "stale": N_("This result is for the previous valid inputs."),
+    "check_field": N_("Check the field “{field}”: no result until it is valid."),
+    "state_failed": N_("The live calculator stopped; the result shown is for the previous inputs. "
+                       "Change a value to try again."),
+    "state_link_not_applied": N_("The live calculator could not start, so the values of the link were not "
+                                 "applied: the fields and the result show the page's own values."),
+    "copy_link": N_("Copy link"),
+    "link_copied": N_("Link copied."),
+    "link_not_copied": N_("Copy the address from the address bar: this browser refused."),
+    "your_configuration": N_("Yours"),
     "figure_vram": N_("VRAM budget: weights {weights_gb}, KV cache {kv_gb}, runtime overhead {overhead_gb}, "
                       "free {free_gb}, of {vram_gb}; rule lines at 60 % and 70 %."),
     "legend_weights": N_("Weights"),

@@ -26,6 +26,10 @@ RANGES = {r["name"]: r for calc in SPECS.values() for r in calc["ranges"]}
 # Decimals shown for a float output, by its unit (2 otherwise).
 DIGITS = {"tokens_per_s": 0, "ms": 0, "kw": 1, "mwh": 0, "gpu_months": 0}
 NUMERIC = {"int", "float"}
+# Typed text by unit: a share as "70 %", "70" or "0,7"; a token count as "128k" too.
+PARSERS = {"ratio": numbers.parse_share, "tokens": numbers.parse_tokens}
+# Suggested values of a field by unit (a <datalist>): the usual context lengths, 4k to 128k tokens.
+PRESETS = {"tokens": (4096, 8192, 32768, 131072)}
 # Looked up on every keystroke: each calculator's input specs by name, and every output spec by name.
 FIELDS = {name: {f["name"]: f for f in calc["inputs"]} for name, calc in calculators.CALCULATORS.items()}
 OUTPUTS = {out["name"]: out for calc in calculators.CALCULATORS.values() for out in calc["outputs"]}
@@ -42,7 +46,9 @@ def choice_label(field: str, choice: str, lang: str) -> str:
 
 
 def input_value_text(field: dict[str, Any], value: Any, lang: str) -> str:
-    """How a form field shows a value: localized number, or the choice id for selects."""
+    """How a form field shows a value: localized number (a share as a percentage), or the choice id."""
+    if field["type"] in NUMERIC and field["unit"] == "ratio":
+        return numbers.share_text(value, lang)
     if field["type"] in NUMERIC:
         return numbers.input_text(value, lang)
     if field["type"] == "bool":
@@ -70,7 +76,7 @@ def parse_inputs(name: str, raw: dict[str, Any], lang: str) -> tuple[dict[str, A
                 errors[key] = {"code": "required", "params": {}}
                 continue
             try:
-                inputs[key] = numbers.parse(value, lang)
+                inputs[key] = PARSERS.get(field["unit"], numbers.parse)(value, lang)
             except numbers.NotANumber:
                 errors[key] = {"code": "not_a_number", "params": {}}
         elif field["type"] == "bool":
@@ -83,7 +89,8 @@ def parse_inputs(name: str, raw: dict[str, Any], lang: str) -> tuple[dict[str, A
 def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], lang: str) -> str:
     """The catalog's message for an error code, its numbers localized."""
     msgid = strings.ERRORS.get(code, strings.ERRORS["internal_error"])
-    fmt = {"example": numbers.input_text(1.5, lang)}
+    # The example is the field's own default: a whole number for an integer field, a percentage for a share.
+    fmt = {"example": input_value_text(field, field["default"], lang) if field else numbers.input_text(1.5, lang)}
     for bound in ("min", "max"):
         if bound in params and field is not None:
             fmt[bound] = input_value_text(field, params[bound], lang)
@@ -200,20 +207,78 @@ def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
     return rows
 
 
+def neutral_inputs(name: str, inputs: dict[str, Any]) -> dict[str, str]:
+    """The inputs in the locale-neutral form of links (`0.7`, `32768`, choice ids), any page language reads."""
+    fields = FIELDS.get(name, {})
+    return {key: numbers.neutral(value) if fields[key]["type"] in NUMERIC else input_value_text(fields[key], value, "")
+            for key, value in inputs.items() if key in fields}
+
+
+def controls(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Which fields and options make sense for these inputs: the rest are shown disabled.
+
+    The custom-model fields count only for a custom model; the fabric between nodes is unused on one
+    node, and PCIe or NVLink (links inside a box) are no link between nodes.
+    """
+    fields = FIELDS.get(name, {})
+    disabled = [key for key, f in fields.items() if f["group"] == "custom_model" and inputs.get("model") != "custom"]
+    unavailable: dict[str, list[str]] = {}
+    if "fabric" in fields:
+        if inputs.get("nodes") == 1:
+            disabled.append("fabric")
+        unavailable["fabric"] = [c for c in fields["fabric"]["choices"]
+                                 if calculators.FABRICS[c]["scope"] == "intra_node"]
+    return {"disabled": disabled, "unavailable": unavailable}
+
+
+def _conflicts(name: str, inputs: dict[str, Any]) -> dict[str, dict]:
+    # A choice the form offers disabled, arriving anyway (an old link): the field's own error.
+    shown = controls(name, inputs)
+    return {key: {"code": "inter_node_fabric", "params": {}} for key, off in shown["unavailable"].items()
+            if key not in shown["disabled"] and inputs.get(key) in off}
+
+
+def subject(name: str, inputs: dict[str, Any], lang: str) -> str:
+    """What the verdict answers: the reader's load and hardware, from the normalized inputs."""
+    msgid = strings.SUBJECTS.get(name)
+    if msgid is None:
+        return ""
+    fields = FIELDS[name]
+    fmt = {}
+    for key in _placeholders(msgid):
+        if key == "node":
+            gpu = calculators.GPUS[inputs["gpu"]]
+            fmt[key] = text(lang, strings.UNITS["node"], gpus=numbers.decimal(inputs["gpus"], lang, 0), gpu=gpu["name"],
+                            memory=numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"], lang))
+        elif key == "model" and inputs["model"] == "custom":
+            size = numbers.decimal(inputs["params_b"], lang, 1)
+            fmt[key] = text(lang, strings.UNITS["custom_model_size"], value=size)
+        elif fields[key]["type"] == "choice":
+            fmt[key] = choice_label(key, inputs[key], lang)
+        elif fields[key]["unit"] in strings.UNITS:
+            fmt[key] = text(lang, strings.UNITS[fields[key]["unit"]], value=numbers.decimal(inputs[key], lang, 0))
+        else:
+            fmt[key] = numbers.decimal(inputs[key], lang, 0)
+    return text(lang, msgid, **fmt)
+
+
 def view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailure:
     """Everything a widget shows for these inputs in `lang`, as JSON-able data (`widgets/protocol.py`
     describes it). Never raises."""
     try:
         return _view(name, raw_inputs, lang)
     except Exception:  # noqa: BLE001 - a widget shows a message, the page never breaks
-        return {"calculator": name, "lang": lang, "ok": False,
-                "errors": {"": text(lang, strings.ERRORS["internal_error"])}}
+        message = text(lang, strings.ERRORS["internal_error"])
+        return {"calculator": name, "lang": lang, "ok": False, "errors": {"": message}, "summary": message,
+                "first_error": ""}
 
 
 def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailure:
     inputs, parse_errors = parse_inputs(name, raw_inputs, lang)
     result = calculators.run(name, inputs)
     fields = FIELDS.get(name, {})
+    if result["ok"]:
+        parse_errors = {**_conflicts(name, result["inputs"]), **parse_errors}
     errors = {key: error_text(fields.get(key), err["code"], err["params"], lang) for key, err in parse_errors.items()}
     if not result["ok"]:
         for err in result["errors"]:
@@ -221,7 +286,12 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
             if key not in errors:
                 errors[key] = error_text(fields.get(key), err["code"], err["params"], lang)
     if errors:
-        return {"calculator": name, "lang": lang, "ok": False, "errors": errors}
+        # The result says which field to check (the first in the form's order); no value is computed.
+        first = min(errors, key=lambda k: list(fields).index(k) if k in fields else -1)
+        summary = errors[first] if first not in fields else \
+            text(lang, strings.UI["check_field"], field=text(lang, strings.LABELS[first]))
+        return {"calculator": name, "lang": lang, "ok": False, "errors": errors, "summary": summary,
+                "first_error": first}
     values = result["values"]
     verdict_text = format_kind("key", None, result["verdict"], lang) if result["verdict"] else ""
     notes = [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES]
@@ -241,10 +311,13 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
         "figure": figure,
         # The HTML of the pieces that are more than a text, escaped; the page only places it.
         "html": {
-            "badge": markup.badge(text(lang, strings.UI["verdict"]), result["verdict"] or "", verdict_text, ""),
+            "badge": markup.badge(text(lang, strings.UI["verdict"]), result["verdict"] or "", verdict_text,
+                                  subject(name, result["inputs"], lang)),
             "notes": markup.items(notes),
             "trace": markup.trace_items(steps),
             "figure": figure,
         },
+        "neutral": neutral_inputs(name, result["inputs"]),
+        "controls": controls(name, result["inputs"]),
         "errors": {},
     }

@@ -15,7 +15,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 import calculators
 from widgets import numbers, strings
 from widgets.messages import text, translations
-from widgets.view import choice_label, input_value_text, view
+from widgets.view import PRESETS, choice_label, input_value_text, view
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # Inter-node fabrics in the order of the article (fast to slow).
@@ -44,7 +44,9 @@ def fields(name: str, shown: dict[str, str], lang: str) -> list[dict[str, Any]]:
     `shown` is the view's normalized inputs as text; the fields it leaves out (the custom-model shape
     while a catalogue model is chosen) show their defaults.
     """
-    return [{**spec, "text": shown.get(spec["name"]) or input_value_text(spec, spec["default"], lang)}
+    return [{**spec, "text": shown.get(spec["name"]) or input_value_text(spec, spec["default"], lang),
+             "presets": [(input_value_text(spec, value, lang), f"{value // 1024}k")
+                         for value in PRESETS.get(spec["unit"], ())]}
             for spec in calculators.CALCULATORS[name]["inputs"]]
 
 

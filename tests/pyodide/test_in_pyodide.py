@@ -84,4 +84,4 @@ def test_views_are_identical_in_pyodide_and_cpython(pyodide_output: dict[str, st
     here = json.loads(json.dumps([view(n, i, lang) for n, i, lang in VIEWS], sort_keys=True))
     assert inside == here
     assert inside[0]["outputs"]["weights_gb"] == "406 GB"
-    assert inside[3]["errors"]["gpus"] == "Saisissez un nombre, par exemple 1,5."
+    assert inside[3]["errors"]["gpus"] == "Saisissez un nombre, par exemple 8."  # the field's default

@@ -94,6 +94,7 @@ def test_recomputing_the_presets_leaves_the_html_unchanged(live, lang: str) -> N
     for name in CHANGES:
         root = widget(page, name)
         before = root.locator("[data-result]").inner_html()
+        badge = root.locator('[data-html="badge"]').inner_html()
         field = root.locator("form [name]").first
         original = field.input_value()
         # a change, then back to the preset: the second live result must be the prerendered HTML
@@ -107,6 +108,7 @@ def test_recomputing_the_presets_leaves_the_html_unchanged(live, lang: str) -> N
             """([name, html]) => document.querySelector(`[data-calculator="${name}"] [data-result]`).innerHTML === html""",
             arg=[name, before], timeout=10000)
         assert root.locator("[data-result]").inner_html() == before
+        assert root.locator('[data-html="badge"]').inner_html() == badge
         assert field.input_value() == original
     assert live.errors == []
 
@@ -137,8 +139,9 @@ def test_garbage_in_every_field_gives_the_localized_message(live, lang: str) -> 
         root.locator(f'[name="{field}"]').evaluate("(f) => f.form.reset()")
         root.locator(f'[name="{field}"]').dispatch_event("input")
         root.locator(f'[data-error-for="{field}"]').wait_for(state="hidden", timeout=10000)
+    # an integer field's example is a whole number (its default), never "1,5"
     assert view("vram_fit", {"gpus": "abc"}, lang)["errors"]["gpus"] == {
-        "da": "Indtast et tal, for eksempel 1,5.", "fr": "Saisissez un nombre, par exemple 1,5."}[lang]
+        "da": "Indtast et tal, for eksempel 8.", "fr": "Saisissez un nombre, par exemple 8."}[lang]
     assert live.errors == []
 
 

@@ -14,6 +14,7 @@ let worker = null;
 let booted = null;
 let abortBoot = null; // aborts the page's own downloads of the boot under way
 let nextId = 1;
+let everReady = false; // once a worker answered, a later failure is "stopped", not "could not start"
 const pending = new Map();
 
 function siteBase() {
@@ -21,15 +22,50 @@ function siteBase() {
   return new URL(`${document.getElementById("kw-runtime")?.dataset.root || "."}/`, location.href);
 }
 
-function setState(widget, state) {
+// `text` names the status text (data-text-<text>): "failed" is an error after the calculator ran,
+// which is no "could not start".
+function setState(widget, state, text = state) {
   widget.dataset.state = state;
   const status = widget.querySelector("[data-status]");
-  const text = status?.dataset[`text${state[0].toUpperCase()}${state.slice(1)}`];
-  if (status && text) status.textContent = text;
+  const message = status?.dataset[`text${text[0].toUpperCase()}${text.slice(1)}`];
+  if (status && message) status.textContent = message;
+  if (state === "error") {
+    // The fields and the result must not disagree silently: a result for other values is marked stale.
+    if (widget.kwPending) widget.kwAlert = status?.dataset.textLink; // the link's values stay unapplied
+    else if (JSON.stringify(formValues(widget)) !== widget.kwShown) {
+      widget.dataset.stale = "";
+      widget.kwAlert = `${message} ${text === "failed" ? "" : status?.dataset.stale}`.trim();
+    }
+    widget.kwPending = null;
+  } else {
+    widget.kwAlert = "";
+  }
+  showAlert(widget);
 }
 
-function setAll(state) {
-  for (const widget of widgets) setState(widget, state);
+function setAll(state, text = state) {
+  for (const widget of widgets) setState(widget, state, text);
+}
+
+// The compact result's line under the verdict: a field to check, a calculator still loading (with its
+// progress) for inputs the result does not reflect yet, or a failure. Hidden when the result is current.
+function showAlert(widget) {
+  const alert = widget.querySelector("[data-alert]");
+  const status = widget.querySelector("[data-status]");
+  if (!alert || !status) return;
+  const { state, stale, invalid, progress: share } = widget.dataset;
+  let message = "";
+  if (invalid !== undefined) message = widget.kwSummary;
+  else if (state === "loading" && (stale !== undefined || widget.kwPending)) message = status.dataset.textLoading;
+  else if (widget.kwAlert) message = widget.kwAlert;
+  else if (stale !== undefined) message = status.dataset.stale;
+  setText(alert.querySelector("[data-alert-text]"), message || "");
+  alert.hidden = !message;
+  const bar = alert.querySelector("progress");
+  if (bar) {
+    bar.hidden = !(state === "loading" && share !== undefined);
+    if (share !== undefined) bar.value = Number(share);
+  }
 }
 
 // Forget the worker (crashed, killed, hung or never booted): the next input starts a new one.
@@ -82,6 +118,7 @@ function showProgress() {
   for (const widget of widgets) {
     if (share === null) delete widget.dataset.progress;
     else widget.dataset.progress = String(share);
+    showAlert(widget);
   }
 }
 
@@ -186,9 +223,10 @@ function startWorker() {
       if (booted !== attempt) return;
       abortBoot = null;
       resetProgress(); // no share shown once live
+      everReady = true;
       setAll("ready");
     },
-    () => { if (booted === attempt) { stopWorker(); setAll("error"); } },
+    () => { if (booted === attempt) { stopWorker(); setAll("error", everReady ? "failed" : "error"); } },
   );
   return attempt;
 }
@@ -244,26 +282,71 @@ function showErrors(widget, errors) {
   }
 }
 
+// The fields and options that make sense for the inputs (widgets/view.py `controls`): the rest disabled.
+function applyControls(widget, controls) {
+  for (const field of widget.querySelectorAll("form [name]")) {
+    const off = controls.disabled.includes(field.name);
+    if (field.disabled !== off) field.disabled = off;
+    const unavailable = controls.unavailable[field.name] || [];
+    for (const option of field.tagName === "SELECT" ? field.options : []) {
+      const disabled = unavailable.includes(option.value);
+      if (option.disabled !== disabled) option.disabled = disabled;
+    }
+  }
+}
+
 function apply(widget, view) {
   const status = widget.querySelector("[data-status]");
   widget.dataset.state = "ready";
+  widget.kwAlert = "";
+  clearTimeout(widget.kwStaleTimer);
+  const pendingLink = widget.kwPending;
+  widget.kwPending = null;
   if (!view.ok) {
+    // Values from a link that are wrong show as they came, next to their field's message.
+    for (const [key, value] of Object.entries(pendingLink || {})) setField(widget, key, String(value));
     showErrors(widget, view.errors);
+    // No verdict and no value from an invalid field: the result says which field to check.
     widget.dataset.stale = "";
+    widget.dataset.invalid = "";
+    widget.kwSummary = view.summary;
     // An error of the whole calculation (key "": "The calculation failed") has no field slot to show in.
     if (status) status.textContent = view.errors[""] || status.dataset.stale;
+    showAlert(widget);
     return;
   }
+  // A link's values are shown as the page's language writes them (the link holds them locale-neutral).
+  for (const key of Object.keys(pendingLink || {})) setField(widget, key, view.inputs[key]);
   showErrors(widget, {});
   delete widget.dataset.stale;
+  delete widget.dataset.invalid;
+  widget.kwShown = JSON.stringify(formValues(widget));
+  widget.kwNeutral = view.neutral;
+  applyControls(widget, view.controls);
   const out = (key) => widget.querySelector(`[data-output="${key}"]`);
   for (const [key, text] of Object.entries(view.outputs)) setText(out(key), text);
   setText(out("explanation"), view.explanation);
   for (const [key, html] of Object.entries(view.html)) setHtml(widget.querySelector(`[data-html="${key}"]`), html);
   setText(status, status?.dataset.textReady);
+  showAlert(widget);
+}
+
+function setField(widget, key, value) {
+  const field = widget.querySelector(`form [name="${CSS.escape(key)}"]`);
+  if (field && value !== undefined && field.value !== value) field.value = value;
 }
 
 async function recompute(widget) {
+  const sent = formValues(widget);
+  // Before the worker answers, a result for other values is marked stale: at once while the calculator
+  // loads, after a moment once it is live (an answer takes milliseconds; no flicker while typing).
+  clearTimeout(widget.kwStaleTimer);
+  const markStale = () => {
+    if (JSON.stringify(formValues(widget)) !== widget.kwShown) widget.dataset.stale = "";
+    showAlert(widget);
+  };
+  if (booted && worker && widget.dataset.state === "ready") widget.kwStaleTimer = setTimeout(markStale, 400);
+  else if (!widget.kwPending) markStale();
   try {
     await startWorker();
   } catch {
@@ -271,70 +354,138 @@ async function recompute(widget) {
   }
   const name = widget.dataset.calculator;
   const lang = widget.dataset.lang;
-  const values = formValues(widget);
   try {
-    const view = await ask(name, values, lang);
+    const view = await ask(name, { ...sent, ...widget.kwPending }, lang);
     // Only the latest request of a widget may write its result.
-    if (JSON.stringify(formValues(widget)) !== JSON.stringify(values)) return;
+    if (JSON.stringify(formValues(widget)) !== JSON.stringify(sent)) return;
     apply(widget, view);
     // history.replaceState costs milliseconds: write the fragment once the reader pauses.
-    clearTimeout(widget.kwFragmentTimer);
-    if (view.ok) widget.kwFragmentTimer = setTimeout(() => writeFragment(widget, values), 300);
+    clearTimeout(fragmentTimer);
+    if (view.ok) fragmentTimer = setTimeout(() => writeFragment(), 300);
   } catch {
     // The worker died or hung: say so, keep the last result (marked stale: it is for the previous
     // inputs), and start afresh on the next input.
     stopWorker();
-    setAll("error");
-    widget.dataset.stale = "";
+    setAll("error", everReady ? "failed" : "error");
   }
 }
 
-// "#<widget id>/name=value;name=value": the reader's numbers, shareable; restored on load.
-function writeFragment(widget, values) {
-  const defaults = JSON.parse(widget.dataset.defaults || "{}");
-  const changed = Object.entries(values).filter(([key, value]) => defaults[key] !== value);
-  const fragment = changed.length
-    ? `#${widget.id}/${changed.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join(";")}`
-    : "";
-  if (fragment && location.hash !== fragment) history.replaceState(null, "", fragment);
+// Shared state: "#<widget id>/name=value;name=value&<widget id>/..." holds every widget whose values
+// differ from the page's, numbers locale-neutral (widgets/view.py `neutral_inputs`); a widget back at
+// the page's values drops out. `first` (the widget whose link is copied) comes first: the link opens there.
+let fragmentTimer = null;
+
+function fragment(first = null) {
+  const segments = [];
+  for (const widget of widgets) {
+    if (!widget.kwNeutral) continue;
+    const presets = JSON.parse(widget.dataset.presets || "{}");
+    const changed = Object.entries(widget.kwNeutral).filter(([key, value]) => presets[key] !== value);
+    if (!changed.length) continue;
+    const segment = `${widget.id}/${changed.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join(";")}`;
+    if (widget === first) segments.unshift(segment);
+    else segments.push(segment);
+  }
+  return segments.length ? `#${segments.join("&")}` : "";
 }
 
-function readFragment() {
-  const match = /^#([\w-]+)\/(.+)$/.exec(location.hash);
-  if (!match) return null;
-  const widget = document.getElementById(match[1]);
-  if (!widget || !widget.matches("[data-calculator]")) return null;
-  for (const pair of match[2].split(";")) {
-    const [rawKey, rawValue = ""] = pair.split("=");
-    let key, value;
-    try {
-      key = decodeURIComponent(rawKey);
-      value = decodeURIComponent(rawValue).slice(0, 100);
-    } catch {
-      continue;
+function writeFragment(first = null) {
+  const hash = fragment(first);
+  if (hash === location.hash || (!hash && !isState(location.hash))) return;
+  history.replaceState(history.state, "", hash || location.pathname + location.search);
+}
+
+function isState(hash) {
+  return /^#[\w-]+\/./.test(hash);
+}
+
+// The widgets a fragment names, each with its values: numbers as numbers (they are locale-neutral),
+// choices as their ids. Nothing is written into a field before Python has read it.
+function readFragment(hash) {
+  const found = new Map();
+  if (!isState(hash)) return found;
+  for (const segment of hash.slice(1).split("&")) {
+    const match = /^([\w-]+)\/(.*)$/.exec(segment);
+    const widget = match && document.getElementById(match[1]);
+    if (!widget || !widget.matches("[data-calculator]")) continue;
+    const values = {};
+    for (const pair of match[2].split(";")) {
+      const [rawKey, rawValue = ""] = pair.split("=");
+      let key, value;
+      try {
+        key = decodeURIComponent(rawKey);
+        value = decodeURIComponent(rawValue).slice(0, 100);
+      } catch {
+        continue;
+      }
+      const field = [...widget.querySelectorAll("form [name]")].find((f) => f.name === key);
+      if (!field) continue;
+      if (field.tagName === "SELECT") {
+        if ([...field.options].some((o) => o.value === value)) values[key] = value;
+      } else {
+        values[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+      }
     }
-    const field = [...widget.querySelectorAll("form [name]")].find((f) => f.name === key);
-    if (!field) continue;
-    if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) continue;
-    field.value = value;
+    found.set(widget, values);
   }
-  return widget;
+  return found;
+}
+
+// Apply a fragment: its widgets take its values, the others go back to the page's values.
+function applyFragment(hash, { scroll }) {
+  const found = readFragment(hash);
+  for (const widget of widgets) {
+    const values = found.get(widget);
+    if (values) {
+      widget.querySelector("form").reset();
+      widget.kwPending = values;
+      recompute(widget);
+    } else if (widget.kwNeutral && JSON.stringify(formValues(widget)) !== widget.dataset.defaults) {
+      widget.querySelector("form").reset();
+      recompute(widget);
+    }
+  }
+  const [first] = found.keys();
+  if (scroll && first) first.scrollIntoView(); // clear of the sticky header: scroll-margin-top in wiki.css
+  return found.size > 0;
+}
+
+async function copyLink(widget) {
+  const button = widget.querySelector("[data-copy-link]");
+  const note = widget.querySelector("[data-copy-status]");
+  clearTimeout(fragmentTimer);
+  const url = location.href.split("#")[0] + (fragment(widget) || `#${widget.id}`);
+  try {
+    await navigator.clipboard.writeText(url);
+    setText(note, button.dataset.textCopied);
+  } catch {
+    setText(note, button.dataset.textRefused);
+  }
+  writeFragment(widget);
 }
 
 for (const widget of widgets) {
   widget.dataset.defaults = JSON.stringify(formValues(widget));
+  widget.kwShown = widget.dataset.defaults;
   const form = widget.querySelector("form");
   form.addEventListener("submit", (event) => event.preventDefault());
-  form.addEventListener("input", () => recompute(widget));
+  form.addEventListener("input", () => {
+    widget.kwPending = null; // the reader takes over from a link still loading
+    recompute(widget);
+  });
   form.addEventListener("change", (event) => {
-    // The custom-model fields count only for a custom model: show them when it is chosen.
+    // The custom-model fields count only for a custom model: open them at once (Python enables them).
     const custom = widget.querySelector('[data-group="custom_model"]');
     if (custom && event.target.name === "model") custom.open = event.target.value === "custom";
+    widget.kwPending = null;
     recompute(widget);
   });
   for (const type of ["focusin", "pointerenter", "touchstart"]) {
     widget.addEventListener(type, () => startWorker().catch(() => {}), { once: true, passive: true });
   }
+  const tools = widget.querySelector("[data-tools]");
+  if (tools) tools.hidden = false;
+  widget.querySelector("[data-copy-link]")?.addEventListener("click", () => copyLink(widget));
 }
 
 if (widgets.length) {
@@ -343,10 +494,13 @@ if (widgets.length) {
     if (worker) return; // a reader was quicker than the idle time: that worker is already booting
     try { spawnWorker(); } catch { /* started again, with its error, on the first input */ }
   });
-}
-
-const shared = readFragment();
-if (shared) {
-  shared.scrollIntoView();
-  recompute(shared);
+  applyFragment(location.hash, { scroll: true });
+  window.addEventListener("hashchange", () => {
+    if (isState(location.hash)) applyFragment(location.hash, { scroll: true });
+  });
+  // The language switcher opens the same widgets, with the same values, on the other language's page.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest?.("a[hreflang]");
+    if (link && isState(location.hash)) link.hash = location.hash;
+  }, true);
 }

@@ -1,0 +1,402 @@
+"""The calculators as a customer meets them, on a 390 px phone and a 1280 px desktop, in both languages
+and both themes (issue #16): what they show, how they take input, and how links keep the reader's work.
+
+Every test saves a screenshot under `test-artifacts/phone/` (gitignored) for a reviewer; the path is
+printed. The page-wide checks run on all eight combinations; each behaviour runs on two that together
+cover both widths, both languages and both themes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from widgets import strings, view
+from widgets.messages import text
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = ROOT / "test-artifacts" / "phone"
+ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
+WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+ALL = [(w, lang, scheme) for w in WIDTHS for lang in ("da", "fr") for scheme in ("light", "dark")]
+TWO = [("phone", "da", "light"), ("desktop", "fr", "dark")]
+READY = "document.querySelector('[data-calculator]').dataset.state === 'ready'"
+
+
+@pytest.fixture
+def open_page(browser, server, request):
+    """A page at one width, language and theme (Material follows prefers-color-scheme on a first visit)."""
+    contexts = []
+
+    def open_(width: str, lang: str, scheme: str, fragment: str = "", live: bool = False, before=None, **options):
+        context = browser.new_context(viewport=WIDTHS[width], color_scheme=scheme, service_workers="block",
+                                      bypass_csp=True, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.kw_errors = []
+        page.on("pageerror", lambda e: page.kw_errors.append(str(e)))
+        if before:
+            before(page)
+        page.goto(server.url + ARTICLE[lang] + fragment)
+        expected = "slate" if scheme == "dark" else "default"
+        assert page.locator("body").get_attribute("data-md-color-scheme") == expected
+        if live:
+            page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+            page.wait_for_function(READY, timeout=60000)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def shot(page, name: str, element=None) -> Path:
+    """Save a screenshot for the reviewer and print where it is."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '-', name)}.png"
+    (element or page).screenshot(path=str(path), **({} if element else {"full_page": False}))
+    print(f"screenshot: {path}")
+    return path
+
+
+def widget(page, name: str):
+    return page.locator(f'[data-calculator="{name}"]')
+
+
+def form_values(page, name: str) -> dict[str, str]:
+    return page.evaluate("""(name) => Object.fromEntries([...document.querySelectorAll(
+        `[data-calculator="${name}"] form [name]`)].map((f) => [f.name, f.value]))""", name)
+
+
+def set_value(page, name: str, field: str, value: str) -> None:
+    control = widget(page, name).locator(f'[name="{field}"]')
+    if control.evaluate("(e) => e.tagName") == "SELECT":
+        control.select_option(value)
+    else:
+        control.fill(value)
+
+
+def wait_for_text(page, name: str, selector: str, expected: str) -> None:
+    page.wait_for_function(
+        """([name, selector, text]) => document.querySelector(`[data-calculator="${name}"] ${selector}`)
+            ?.textContent === text""", arg=[name, selector, expected], timeout=15000)
+
+
+# --- the whole page, in every combination ------------------------------------------------------------------
+
+CONTRAST = """(svg) => {
+  // WCAG relative luminance of an rgb()/rgba() colour composited on the page's background.
+  const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const bg = parse(getComputedStyle(document.body).backgroundColor);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  return [...svg.querySelectorAll("text")].map((t) => {
+    const [r, g, b, a = 1] = parse(getComputedStyle(t).fill);
+    const fg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
+    const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    return [t.textContent, (hi + 0.05) / (lo + 0.05)];
+  });
+}"""
+
+OVERLAPS = """(svg) => {
+  const boxes = [...svg.querySelectorAll("text")].map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const hits = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, p] = boxes[i], [b, q] = boxes[j];
+    if (p.left < q.right - 0.5 && q.left < p.right - 0.5 && p.top < q.bottom - 0.5 && q.top < p.bottom - 0.5)
+      hits.push([a, b]);
+  }
+  return hits;
+}"""
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
+def test_every_verdict_and_chart_fits_the_width_reads_and_does_not_collide(open_page, width, lang, scheme) -> None:
+    page = open_page(width, lang, scheme)
+    viewport = WIDTHS[width]["width"]
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport
+    for root in page.locator("[data-calculator]").all():
+        root.scroll_into_view_if_needed()
+        badge = root.locator('[data-output="verdict"]')
+        assert badge.is_visible()
+        box = badge.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport
+        for svg in root.locator("svg.kw-svg").all():
+            box = svg.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport, box
+            figure = svg.locator("xpath=..")
+            assert figure.evaluate("(f) => f.scrollWidth <= f.clientWidth")  # no sideways scroll
+            low = [(label, round(ratio, 2)) for label, ratio in svg.evaluate(CONTRAST) if ratio < 4.5]
+            assert low == [], low
+            assert svg.evaluate(OVERLAPS) == []
+            # drawn for the width it gets: the column's width, up to the picture's largest size
+            assert svg.evaluate("""(s) => s.getBoundingClientRect().width >= 0.98 * Math.min(
+                s.parentElement.clientWidth, parseFloat(getComputedStyle(s).maxWidth) || 1e9)""")
+    # touch targets: every field, select and button of a widget is at least 44 px tall
+    heights = page.evaluate("""() => [...document.querySelectorAll(
+        '[data-calculator] input, [data-calculator] select, [data-calculator] button, [data-calculator] summary')]
+        .filter((e) => e.offsetParent).map((e) => [e.name || e.textContent, e.getBoundingClientRect().height])""")
+    assert heights and [h for h in heights if h[1] < 44] == []
+    # the GPU table stays in its column on a desktop (on a phone it scrolls inside its own box)
+    if width == "desktop":
+        assert page.locator('[data-table="single_node_build"] table').evaluate("""(t) => {
+            const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
+            return box.scrollWidth <= box.clientWidth && t.getBoundingClientRect().right
+                <= t.closest('.md-content').getBoundingClientRect().right; }""")
+    shot(page, f"page-{width}-{lang}-{scheme}")
+    shot(page, f"vram-fit-{width}-{lang}-{scheme}", widget(page, "vram_fit"))
+    shot(page, f"scaling-{width}-{lang}-{scheme}", widget(page, "scaling"))
+
+
+# --- the verdict and the result's states ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_the_verdict_badge_says_pass_or_fail_without_colour_and_names_the_load(open_page, width, lang, scheme) -> None:
+    page = open_page(width, lang, scheme, live=True)
+    root = widget(page, "vram_fit")
+    failing = root.locator('[data-output="verdict"]')
+    assert failing.get_attribute("data-tone") == "bad"
+    cross = failing.locator("svg path").get_attribute("d")
+    red = failing.evaluate("(e) => getComputedStyle(e).color")
+    subject = root.locator('[data-output="subject"]').text_content()
+    assert {"da": "32 anmodninger", "fr": "32 requêtes"}[lang] in subject and "RTX Pro 6000" in subject
+    set_value(page, "vram_fit", "model", "llama-3.1-8b")
+    page.wait_for_function("""() => document.querySelector('[data-calculator="vram_fit"] [data-output="verdict"]')
+        .dataset.tone === 'ok'""")
+    passing = root.locator('[data-output="verdict"]')
+    assert passing.locator("svg path").get_attribute("d") != cross  # another shape, not only another colour
+    assert passing.evaluate("(e) => getComputedStyle(e).color") != red
+    assert view("vram_fit", form_values(page, "vram_fit"), lang)["verdict_text"] in passing.text_content()
+    shot(page, f"badge-{width}-{lang}-{scheme}", root.locator("[data-bar]"))
+
+
+def test_french_tight_says_it_fits_barely() -> None:
+    tight = view("vram_fit", {"model": "llama-3.1-70b", "precision": "bf16", "concurrency": 1,
+                              "context": 4096, "weights_limit": 0.15}, "fr")
+    assert tight["verdict"] == "tight", tight
+    assert tight["verdict_text"].lower() != "juste" and "tient" in tight["verdict_text"].lower()
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_on_a_phone_the_verdict_stays_in_view_while_typing(open_page, width, lang, scheme) -> None:
+    page = open_page(width, lang, scheme, live=True)
+    root = widget(page, "vram_fit")
+    last = root.locator('[name="attention"]')
+    last.scroll_into_view_if_needed()
+    last.focus()
+    bar = root.locator("[data-bar]").bounding_box()
+    header = page.locator(".md-header").bounding_box()
+    assert header["y"] + header["height"] - 1 <= bar["y"] and bar["y"] + bar["height"] <= WIDTHS[width]["height"]
+    field = last.bounding_box()
+    assert field["y"] >= bar["y"] + bar["height"] - 1  # the field is not under the verdict
+    shot(page, f"sticky-{width}-{lang}-{scheme}")
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_an_invalid_field_shows_no_verdict_and_no_values(open_page, width, lang, scheme) -> None:
+    page = open_page(width, lang, scheme, live=True)
+    root = widget(page, "vram_fit")
+    typed = {"da": "32,768", "fr": "32.768,5"}[lang]  # an English habit: a decimal, not 32768
+    set_value(page, "vram_fit", "context", typed)
+    expected = view("vram_fit", form_values(page, "vram_fit"), lang)
+    assert not expected["ok"] and "context" in expected["errors"]
+    wait_for_text(page, "vram_fit", "[data-alert-text]", expected["summary"])
+    assert root.get_attribute("data-invalid") == ""
+    assert not root.locator('[data-output="verdict"]').is_visible()
+    assert not root.locator('[data-output="max_concurrency"]').is_visible()
+    assert root.locator("[data-alert]").is_visible()
+    assert root.locator('[data-error-for="context"]').text_content() == expected["errors"]["context"]
+    shot(page, f"invalid-{width}-{lang}-{scheme}", root)
+    # a long grouped number is the field's own error, not "the calculation failed"
+    set_value(page, "vram_fit", "context", {"da": "1.000.000.000.000.000.000.000.000.000",
+                                            "fr": "1 000 000 000 000 000 000 000 000 000"}[lang])
+    expected = view("vram_fit", form_values(page, "vram_fit"), lang)
+    assert "" not in expected["errors"]
+    wait_for_text(page, "vram_fit", '[data-error-for="context"]', expected["errors"]["context"])
+    set_value(page, "vram_fit", "context", "8k")
+    expected = view("vram_fit", form_values(page, "vram_fit"), lang)
+    assert expected["ok"] and expected["inputs"]["context"] == {"da": "8.192", "fr": "8\u202f192"}[lang]
+    wait_for_text(page, "vram_fit", '[data-output="explanation"]', expected["explanation"])
+    assert root.get_attribute("data-invalid") is None and root.locator('[data-output="verdict"]').is_visible()
+    assert page.kw_errors == []
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_while_loading_the_result_says_so_with_its_progress(open_page, server, width, lang, scheme) -> None:
+    page = open_page(width, lang, scheme)
+    held: list[object] = []
+    page.route("**/*.wasm", lambda route: held.append(route))  # held until released
+    root = widget(page, "vram_fit")
+    set_value(page, "vram_fit", "gpus", "16")
+    loading = root.locator("[data-status]").get_attribute("data-text-loading")
+    wait_for_text(page, "vram_fit", "[data-alert-text]", loading)
+    assert root.get_attribute("data-stale") == "" and root.get_attribute("data-state") == "loading"
+    page.wait_for_function("""() => document.querySelector('[data-calculator="vram_fit"]').dataset.progress
+        !== undefined""", timeout=30000)
+    assert root.locator("[data-alert] progress").is_visible()
+    shot(page, f"loading-{width}-{lang}-{scheme}", root.locator("[data-bar]"))
+    for route in held:
+        route.continue_()
+    page.unroute("**/*.wasm")
+    expected = view("vram_fit", form_values(page, "vram_fit"), lang)
+    wait_for_text(page, "vram_fit", '[data-output="vram_gb"]', expected["outputs"]["vram_gb"])
+    assert root.get_attribute("data-stale") is None and not root.locator("[data-alert]").is_visible()
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_a_link_that_cannot_be_applied_never_disagrees_with_the_result(open_page, width, lang, scheme) -> None:
+    page = open_page(width, lang, scheme, fragment="#kw-vram-fit-1/gpus=16",
+                     before=lambda p: p.route("**/*.wasm", lambda route: route.abort()))
+    root = widget(page, "vram_fit")
+    page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'error'", timeout=60000)
+    assert root.locator('[name="gpus"]').input_value() == "8"  # the page's value, as the result shows
+    assert root.locator('[data-output="vram_gb"]').text_content() == view("vram_fit", form_values(
+        page, "vram_fit"), lang)["outputs"]["vram_gb"]
+    status = root.locator("[data-status]")
+    assert root.locator("[data-alert-text]").text_content() == status.get_attribute("data-text-link")
+    shot(page, f"link-not-applied-{width}-{lang}-{scheme}", root.locator("[data-bar]"))
+
+
+# --- inputs that take what people type -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_fields_take_what_people_type(open_page, width, lang, scheme) -> None:
+    page = open_page(width, lang, scheme, live=True)
+    root = widget(page, "vram_fit")
+    results = set()
+    for typed in ("70 %", "70", "0,7", "70%"):
+        set_value(page, "vram_fit", "weights_limit", "60")
+        wait_for_text(page, "vram_fit", '[data-output="explanation"]',
+                      view("vram_fit", form_values(page, "vram_fit"), lang)["explanation"])
+        set_value(page, "vram_fit", "weights_limit", typed)
+        expected = view("vram_fit", form_values(page, "vram_fit"), lang)
+        assert expected["ok"], (typed, expected)
+        wait_for_text(page, "vram_fit", '[data-output="explanation"]', expected["explanation"])
+        results.add(expected["explanation"])
+        assert root.get_attribute("data-invalid") is None
+    assert len(results) == 1
+    # presets for the context, and help texts that say what the fields take
+    options = root.locator("#kw-vram-fit-1-context-presets option")
+    assert options.count() == 4 and options.last.get_attribute("label") == "128k"
+    assert "128k" in root.locator("#kw-vram-fit-1-context-help").text_content()
+    assert "0,7" in root.locator("#kw-vram-fit-1-weights_limit-help").text_content()
+    # an integer field suggests a whole number
+    set_value(page, "vram_fit", "gpus", "abc")
+    wait_for_text(page, "vram_fit", '[data-error-for="gpus"]', view("vram_fit", form_values(page, "vram_fit"),
+                                                                    lang)["errors"]["gpus"])
+    assert "1,5" not in root.locator('[data-error-for="gpus"]').text_content()
+    set_value(page, "vram_fit", "gpus", "8")
+    # custom-model fields: disabled unless the model is custom
+    assert root.locator('[name="params_b"]').is_disabled()
+    set_value(page, "vram_fit", "model", "custom")
+    page.wait_for_function("""() => !document.querySelector('[data-calculator="vram_fit"] [name="params_b"]')
+        .disabled""")
+    set_value(page, "vram_fit", "model", "llama-3.1-8b")
+    page.wait_for_function("""() => document.querySelector('[data-calculator="vram_fit"] [name="params_b"]')
+        .disabled""")
+    # the fabric: unused on one node; only links between nodes for two
+    scaling = widget(page, "scaling")
+    set_value(page, "scaling", "nodes", "1")
+    page.wait_for_function("""() => document.querySelector('[data-calculator="scaling"] [name="fabric"]')
+        .disabled""")
+    set_value(page, "scaling", "nodes", "2")
+    page.wait_for_function("""() => !document.querySelector('[data-calculator="scaling"] [name="fabric"]')
+        .disabled""")
+    offered = scaling.locator('[name="fabric"] option:not([disabled])').evaluate_all("(os) => os.map((o) => o.value)")
+    assert offered and not any(o.startswith(("pcie", "nvlink")) for o in offered)
+    shot(page, f"inputs-{width}-{lang}-{scheme}", root)
+    assert page.kw_errors == []
+
+
+# --- charts that follow the result ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_the_scaling_chart_follows_the_inputs_and_marks_the_readers_configuration(open_page, width, lang,
+                                                                                   scheme) -> None:
+    page = open_page(width, lang, scheme, live=True)
+    root = widget(page, "scaling")
+    yours = text(lang, strings.UI["your_configuration"])
+    marker = root.locator(".kw-svg__yours")
+    before = marker.evaluate("(c) => [c.getAttribute('cx'), c.getAttribute('cy')]")
+    assert root.locator("svg text").filter(has_text=yours).count() == 1
+    assert root.locator("svg text").filter(has_text=text(lang, strings.UI["axis_efficiency"])).count() == 1
+    set_value(page, "scaling", "nodes", "4")
+    expected = view("scaling", form_values(page, "scaling"), lang)
+    page.wait_for_function("""(fig) => {  // the live figure is the one Python draws for these inputs
+        const parsed = document.createElement("div");
+        parsed.innerHTML = fig;
+        return document.querySelector('[data-calculator="scaling"] [data-html="figure"]').innerHTML
+            === parsed.innerHTML;
+    }""", arg=expected["figure"])
+    after = marker.evaluate("(c) => [c.getAttribute('cx'), c.getAttribute('cy')]")
+    assert float(after[1]) > float(before[1])  # 4 nodes scale worse than 2: the marker is lower
+    assert root.locator("svg text").filter(has_text=re.compile(r"^32$")).count() == 1  # the axis reaches 32 GPUs
+    assert root.locator("svg.kw-svg").evaluate(OVERLAPS) == []
+    shot(page, f"scaling-live-{width}-{lang}-{scheme}", root.locator("[data-html='figure']"))
+
+
+# --- links -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_links_keep_every_changed_widget_locale_neutral_and_follow_the_reader(open_page, width, lang,
+                                                                             scheme) -> None:
+    page = open_page(width, lang, scheme, live=True)
+    set_value(page, "vram_fit", "context", {"da": "8.192", "fr": "8 192"}[lang])
+    set_value(page, "vram_fit", "weights_limit", "65 %")
+    set_value(page, "scaling", "nodes", "4")
+    page.wait_for_url(re.compile(r"kw-vram-fit-1/.*context=8192.*&kw-scaling-1/nodes=4|"
+                                 r"kw-scaling-1/nodes=4&kw-vram-fit-1/.*context=8192"))
+    assert "weights_limit=0.65" in page.url
+    # back to the page's value: that widget drops out of the link
+    set_value(page, "scaling", "nodes", "2")
+    page.wait_for_function("() => !location.hash.includes('kw-scaling-1')")
+    assert "kw-vram-fit-1/" in page.url
+    # a changed hash applies
+    page.evaluate("location.hash = '#kw-scaling-1/nodes=3'")
+    expected = view("scaling", {**form_values(page, "scaling"), "nodes": "3"}, lang)
+    wait_for_text(page, "scaling", '[data-output="efficiency"]', expected["outputs"]["efficiency"])
+    assert widget(page, "scaling").locator('[name="nodes"]').input_value() == "3"
+    assert widget(page, "vram_fit").locator('[name="context"]').input_value() == form_values(page, "vram_fit")[
+        "context"] and "kw-vram-fit-1" not in page.url.split("#")[1]
+    title = widget(page, "scaling").locator(".kw-calc__title").bounding_box()
+    header = page.locator(".md-header").bounding_box()
+    assert title["y"] >= header["y"] + header["height"] - 1  # scrolled clear of the sticky header
+    shot(page, f"link-restored-{width}-{lang}-{scheme}")
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+def test_the_language_switcher_and_the_copy_button_carry_the_state(open_page, server, width, lang,
+                                                                   scheme) -> None:
+    page = open_page(width, lang, scheme, live=True, permissions=["clipboard-read", "clipboard-write"])
+    set_value(page, "vram_fit", "context", {"da": "8.192", "fr": "8 192"}[lang])
+    page.wait_for_url(re.compile(r"context=8192"))
+    root = widget(page, "vram_fit")
+    root.locator("[data-copy-link]").click()
+    copied = text(lang, strings.UI["link_copied"])
+    wait_for_text(page, "vram_fit", "[data-copy-status]", copied)
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link.startswith(server.url + ARTICLE[lang] + "#kw-vram-fit-1/") and "context=8192" in link
+    other = "fr" if lang == "da" else "da"
+    if width == "phone":  # the header's language menu is a hover menu: a tap on its link
+        page.evaluate("(l) => document.querySelector(`a.md-select__link[hreflang='${l}']`).click()", other)
+    else:
+        page.locator(".md-header .md-select").hover()
+        page.locator(f'a.md-select__link[hreflang="{other}"]').click()
+    page.wait_for_url(re.compile(re.escape(server.url + ARTICLE[other]) + r"#kw-vram-fit-1/.*context=8192"))
+    expected = {"da": "8.192", "fr": "8\u202f192"}[other]
+    page.wait_for_function("""(v) => document.querySelector('[data-calculator="vram_fit"] [name="context"]')
+        .value === v""", arg=expected, timeout=60000)
+    assert json.loads(widget(page, "vram_fit").get_attribute("data-presets"))["context"] == "32768"
+    shot(page, f"switched-{width}-{lang}-to-{other}-{scheme}")
