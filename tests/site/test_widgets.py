@@ -105,7 +105,7 @@ def test_form_fields_come_from_the_spec_with_localized_presets(site_dir: Path, l
     assert names == [f["name"] for f in calculators.CALCULATORS["vram_fit"]["inputs"]]
     context = page.find("input", id=f"{root_id}-context")[0]
     assert context["value"] == {"da": "32.768", "fr": f"32{NNBSP}768"}[lang]
-    assert page.find("input", id=f"{root_id}-weights_limit")[0]["value"] == "0,7"
+    assert page.find("input", id=f"{root_id}-weights_limit")[0]["value"] == f"70{NBSP}%"  # a share, as its help says
 
 
 def test_catalogs_are_complete() -> None:
