@@ -26,7 +26,7 @@ from . import serving_memory as S
 from .catalog import fabrics as F
 from .catalog.models import MODEL_BY_ID, Model, fp8_weights_gb
 from .registry import run
-from .throughput import offline_tokens_per_s
+from .throughput import offline_tokens_per_s, serving_itl_ms
 from .training_memory import zero_model_states_gb
 from .training_time import gpu_hours
 
@@ -107,6 +107,7 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = MappingProxyType({
     "nvlink_allreduce_range_gbs": F.nvlink_allreduce_range_gbs,
     "fabric_bandwidth_gbs": lambda fabric: F.FABRIC_BY_ID[fabric].bandwidth_gbs,
     "offline_tokens_per_s_per_gpu": _offline_per_gpu,
+    "serving_itl_ms": serving_itl_ms,
     "training_gpu_hours_range": _training_hours_range,
     "gpu_hours_range": _gpu_hours_range,
     "training_gpu_hours": lambda inputs: run("training_time", dict(inputs))["values"]["gpu_hours"],
@@ -122,6 +123,9 @@ _ZERO = "https://arxiv.org/abs/1910.02054"
 _TRTLLM_PERF = ("https://github.com/NVIDIA/TensorRT-LLM/blob/03e27c7d5ff0c6e89f8328838c0a8e64f1b34f9d/"
                 "docs/source/developer-guide/perf-overview.md")
 _TRTLLM_SRC = "NVIDIA/TensorRT-LLM perf-overview.md (trtllm-bench, Llama 3.3 70B FP8, output tok/s per GPU)"
+_NIM = "https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md"
+_NIM_SRC = "NVIDIA NIM benchmarking, Llama-3.3-70b-instruct 1.8.0, 2 x H100 80G, FP8 TP2"
+_NIM_70B = {"model": "llama-3.1-70b", "precision": "fp8", "kv_precision": "fp8", "gpu": "h100-sxm", "gpus": 2}
 _LLAMA31_CARD = "https://github.com/meta-llama/llama-models/blob/main/models/llama3_1/MODEL_CARD.md"
 _LLAMA31_SRC = "meta-llama/llama-models models/llama3_1/MODEL_CARD.md (Training Time, GPU hours, H100-80GB)"
 
@@ -293,6 +297,24 @@ REFERENCES: tuple[Reference, ...] = (
     _trtllm("h200", 32768, 1024, 120.0),
     _trtllm("h200", 1024, 8192, 2009.0, kind="at_least",
             note="ours 1.4x: the largest deviation; a batch of 226 long KV caches, read at the weights' MBU"),
+    # --- Serving latency at a given concurrency (NVIDIA NIM, AIPerf; 70B FP8 on 2 x H100, TP 2) ----------
+    Reference("nim-70b-h100-ttft-5000", "NIM: Llama 3.3 70B FP8, 2 x H100, 5,000-token prompt, concurrency 1: TTFT",
+              406.77, "ms", _NIM_SRC, _NIM,
+              {"run": "throughput", "inputs": {**_NIM_70B, "concurrency": 1, "context": 5000},
+               "value": "time_to_first_token_ms"}, tolerance=0.25),
+    Reference("nim-70b-h100-ttft-500", "NIM: same, 500-token prompt, concurrency 1: TTFT", 47.77, "ms", _NIM_SRC, _NIM,
+              {"run": "throughput", "inputs": {**_NIM_70B, "concurrency": 1, "context": 500},
+               "value": "time_to_first_token_ms"}, tolerance=0.25),
+    Reference("nim-70b-h100-itl-c1", "NIM: same, 5,000 in / 500 out, concurrency 1: inter-token latency", 18.58, "ms",
+              _NIM_SRC, _NIM,
+              {"fn": "serving_itl_ms", "args": {**_NIM_70B, "input_len": 5000, "output_len": 500, "concurrency": 1}},
+              tolerance=0.25, note="ours 0.77: one request's step takes longer than its reads at MBU 0.75"),
+    Reference("nim-70b-h100-itl-c25", "NIM: same, concurrency 25: inter-token latency", 38.75, "ms", _NIM_SRC, _NIM,
+              {"fn": "serving_itl_ms", "args": {**_NIM_70B, "input_len": 5000, "output_len": 500, "concurrency": 25}},
+              tolerance=0.25, note="the other requests' prefills stall the decode steps: the step alone is 18.7 ms"),
+    Reference("nim-70b-h100-itl-c50", "NIM: same, concurrency 50: inter-token latency", 59.73, "ms", _NIM_SRC, _NIM,
+              {"fn": "serving_itl_ms", "args": {**_NIM_70B, "input_len": 5000, "output_len": 500, "concurrency": 50}},
+              tolerance=0.25, note="the step alone is 23.1 ms"),
     # --- Training time (training_time.py: 6 P D FLOPs at MFU 0.25-0.52 x the layout's efficiency) -----
     _train("405b", "llama-3.1-405b", 15.6, 16384, 30.84e6,
            "3.8e25 FLOPs; ours 27.3M at the default MFU 0.40 (ratio 0.89)"),

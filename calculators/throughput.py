@@ -158,6 +158,23 @@ def node_rate(inp: dict[str, Any]) -> float:
     return inp["concurrency"] / d["step"]
 
 
+def serving_itl_ms(model: str, gpu: str, gpus: int, precision: str, kv_precision: str, input_len: int,
+                   output_len: int, concurrency: int) -> float:
+    """Mean time between two output tokens of a request under a steady load, milliseconds.
+
+    ``concurrency`` requests of ``input_len`` prompt and ``output_len`` output tokens, each replaced by a
+    new one when it ends: while one request emits its ``output_len`` tokens, the other requests'
+    prompts are prefilled once each, and their prefill stalls its decode steps:
+    step + (concurrency - 1) x prefill / output_len. The decode step is at the mean length. Used by the
+    reference suite against NVIDIA NIM's published inter-token latencies; ``node_tokens_per_s`` is the
+    step alone (decode only, an upper bound under a load of long new prompts).
+    """
+    from .catalog.models import MODEL_BY_ID
+    m, g = MODEL_BY_ID[model], GPU_BY_ID[gpu]
+    step = decode_step(m, g, gpus, precision, kv_precision, concurrency, input_len + output_len // 2)["step"]
+    return (step + (concurrency - 1) * prefill_s(m, g, gpus, precision, input_len) / output_len) * 1e3
+
+
 def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Run throughput on normalized inputs."""
     model = resolve_model(inp)
