@@ -10,6 +10,8 @@
 const STALL_MS = 15000;
 const REQUEST_TIMEOUT_MS = 5000; // a live result takes milliseconds; silence means the worker is gone
 const widgets = [...document.querySelectorAll("[data-calculator]")];
+// The article's "your workload" block (calculators/workload.py), if the page has one: see follow().
+const workload = widgets.find((widget) => widget.dataset.calculator === "workload") ?? null;
 let worker = null;
 let booted = null;
 let abortBoot = null; // aborts the page's own downloads of the boot under way
@@ -338,6 +340,7 @@ function setField(widget, key, value) {
 
 async function recompute(widget) {
   const sent = formValues(widget);
+  const request = (widget.kwRequest = (widget.kwRequest || 0) + 1);
   // Before the worker answers, a result for other values is marked stale: at once while the calculator
   // loads, after a moment once it is live (an answer takes milliseconds; no flicker while typing).
   clearTimeout(widget.kwStaleTimer);
@@ -356,9 +359,10 @@ async function recompute(widget) {
   const lang = widget.dataset.lang;
   try {
     const view = await ask(name, { ...sent, ...widget.kwPending }, lang);
-    // Only the latest request of a widget may write its result.
-    if (JSON.stringify(formValues(widget)) !== JSON.stringify(sent)) return;
+    // Only the latest request of a widget may write its result (the reader typed, or the workload moved on).
+    if (request !== widget.kwRequest) return;
     apply(widget, view);
+    if (widget === workload && view.ok) follow();
     // history.replaceState costs milliseconds: write the fragment once the reader pauses.
     clearTimeout(fragmentTimer);
     if (view.ok) fragmentTimer = setTimeout(() => writeFragment(), 300);
@@ -375,10 +379,37 @@ async function recompute(widget) {
 // the page's values drops out. `first` (the widget whose link is copied) comes first: the link opens there.
 let fragmentTimer = null;
 
+// The workload block: every other widget takes the workload's values that differ from the article's
+// (into its fields of the same name), its own presets for the rest, until the reader changes that
+// widget itself (`kwOwn`). A following widget's values are the workload's: the link holds them once.
+function follow() {
+  if (!workload?.kwNeutral) return;
+  const presets = JSON.parse(workload.dataset.presets || "{}");
+  const changed = Object.entries(workload.kwNeutral).filter(([key, value]) => presets[key] !== value);
+  for (const widget of widgets) {
+    if (widget === workload || widget.kwOwn) continue;
+    const values = {};
+    for (const [key, value] of changed) {
+      const field = widget.querySelector(`form [name="${CSS.escape(key)}"]`);
+      if (!field) continue;
+      // A choice this widget does not offer (an SXM card where only PCIe cards are compared) stays its own.
+      if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === String(value))) continue;
+      values[key] = value;
+    }
+    const followed = JSON.stringify(values);
+    if (followed === (widget.kwFollowed ?? "{}")) continue;
+    widget.kwFollowed = followed;
+    widget.querySelector("form").reset();
+    widget.kwPending = values;
+    recompute(widget);
+  }
+}
+
 function fragment(first = null) {
   const segments = [];
   for (const widget of widgets) {
     if (!widget.kwNeutral) continue;
+    if (workload && widget !== workload && !widget.kwOwn && widget !== first) continue; // it follows
     const presets = JSON.parse(widget.dataset.presets || "{}");
     const changed = Object.entries(widget.kwNeutral).filter(([key, value]) => presets[key] !== value);
     if (!changed.length) continue;
@@ -436,6 +467,8 @@ function applyFragment(hash, { scroll }) {
   const found = readFragment(hash);
   for (const widget of widgets) {
     const values = found.get(widget);
+    widget.kwOwn = Boolean(values) && widget !== workload; // a widget the link names no longer follows
+    widget.kwFollowed = undefined;
     if (values) {
       widget.querySelector("form").reset();
       widget.kwPending = values;
@@ -470,6 +503,7 @@ for (const widget of widgets) {
   const form = widget.querySelector("form");
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("input", () => {
+    widget.kwOwn = true; // changed by the reader: it no longer follows the workload
     widget.kwPending = null; // the reader takes over from a link still loading
     recompute(widget);
   });
@@ -477,6 +511,7 @@ for (const widget of widgets) {
     // The custom-model fields count only for a custom model: open them at once (Python enables them).
     const custom = widget.querySelector('[data-group="custom_model"]');
     if (custom && event.target.name === "model") custom.open = event.target.value === "custom";
+    widget.kwOwn = true;
     widget.kwPending = null;
     recompute(widget);
   });
