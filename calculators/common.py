@@ -2,6 +2,7 @@
 
 import math
 
+from . import assumptions as A
 from .catalog.fabrics import FABRIC_IDS
 from .catalog.gpus import GPU_IDS
 from .catalog.models import CUSTOM_DEFAULTS, MODEL_CHOICES
@@ -26,6 +27,12 @@ MODEL_INPUTS_DENSE = (MODEL, PARAMS_B, LAYERS)
 GPU = Input("gpu", "choice", DEFAULT_GPU, choices=GPU_IDS)
 GPUS = Input("gpus", "int", DEFAULT_GPUS, unit="gpus", min=1, max=MAX_GPUS)
 FABRIC = Input("fabric", "choice", "ib-200", choices=FABRIC_IDS)
+# The serving load, as every inference calculator takes it.
+MAX_CONTEXT = 1_048_576  # the longest context the form accepts; vram_fit's max_context is capped there
+PRECISION = Input("precision", "choice", "fp8", choices=A.PRECISIONS)
+KV_PRECISION = Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS)
+CONTEXT = Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT)
+CONCURRENCY = Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000)
 
 
 def r(x: float, digits: int) -> float:

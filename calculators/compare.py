@@ -28,11 +28,11 @@ from . import scaling
 from .catalog.fabrics import FABRIC_BY_ID, INTER_NODE_TABLE
 from .catalog.gpus import GPU_BY_ID, GPU_LIST, Gpu
 from .catalog.models import Model, resolve_model
-from .common import GPU, MODEL_INPUTS_FULL, r, sig
+from .common import CONCURRENCY, CONTEXT, GPU, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION, r, sig
 from .power import node_kw
 from .spec import CalculatorSpec, Input, Output, note
 from .throughput import decode_step, prefill_s
-from .vram_fit import MAX_CONTEXT, fit, model_notes
+from .vram_fit import fit, model_notes
 
 CONFIGS = ("one_node", "two_nodes", "sxm_node")
 SERVING = ("tp", "replicas", "tp_across")
@@ -59,10 +59,10 @@ ROW_FIELDS = (
 SPEC = CalculatorSpec(
     inputs=(
         *MODEL_INPUTS_FULL,
-        Input("precision", "choice", "fp8", choices=A.PRECISIONS),
-        Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
-        Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
-        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
+        PRECISION,
+        KV_PRECISION,
+        CONCURRENCY,
+        CONTEXT,
         GPU,
         Input("fabric", "choice", "ib-200", choices=INTER_NODE_TABLE),
         Input("sxm_gpu", "choice", "h100-sxm", choices=SXM_GPUS),

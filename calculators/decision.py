@@ -40,7 +40,7 @@ from . import assumptions as A
 from . import scaling, training_memory, vram_fit
 from .catalog.gpus import GPU_BY_ID
 from .catalog.models import Model, resolve_model
-from .common import FABRIC, GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
+from .common import CONCURRENCY, CONTEXT, FABRIC, GPU, GPUS, KV_PRECISION, MODEL_INPUTS_FULL, ceil_div, r, sig
 from .spec import CalculatorSpec, Input, Output, note
 
 WORKLOADS = ("inference", "lora", "qlora", "full_finetune", "pretrain")
@@ -114,9 +114,9 @@ SPEC = CalculatorSpec(
         Input("throughput_bound", "bool", False),
         GPU,
         GPUS,
-        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=vram_fit.MAX_CONTEXT),
-        Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
-        Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
+        CONTEXT,
+        CONCURRENCY,
+        KV_PRECISION,
         FABRIC,
     ),
     outputs=(

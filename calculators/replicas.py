@@ -24,11 +24,11 @@ from . import assumptions as A
 from . import throughput
 from .catalog.gpus import GPU_BY_ID
 from .catalog.models import resolve_model
-from .common import GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
+from .common import CONCURRENCY, CONTEXT, GPU, GPUS, MODEL_INPUTS_FULL, PRECISION, ceil_div, r, sig
 from .inputs import error
 from .power import node_kw
 from .spec import CalculatorSpec, Input, Output, Range, note
-from .vram_fit import MAX_CONTEXT, model_notes
+from .vram_fit import model_notes
 
 VERDICTS = ("one_node", "dp_replicas")
 NOTES = ("custom_inputs_ignored", "target_from_requests", "node_rate_from_throughput", "replica_ops_tax",
@@ -37,11 +37,11 @@ MIN_TYPED_NODE_RATE = 1.0  # tokens/s; a typed rate below it is an error, 0 take
 # The node's workload, as `throughput` takes it: its rate is the replicas' default node rate.
 NODE_INPUTS = (
     *MODEL_INPUTS_FULL,
-    Input("precision", "choice", "fp8", choices=A.PRECISIONS),
+    PRECISION,
     GPU,
     GPUS,
-    Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
-    Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
+    CONTEXT,
+    CONCURRENCY,
 )
 
 SPEC = CalculatorSpec(

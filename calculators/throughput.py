@@ -32,11 +32,11 @@ from . import assumptions as A
 from .catalog.fabrics import Fabric
 from .catalog.gpus import GPU_BY_ID, Gpu
 from .catalog.models import Model, resolve_model
-from .common import GPU, GPUS, MODEL_INPUTS_FULL, r, sig
+from .common import CONCURRENCY, CONTEXT, GPU, GPUS, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION, r, sig
 from .power import node_kw
 from .scaling import allreduce_s, intra_link
-from .spec import CalculatorSpec, Input, Output, Range, note
-from .vram_fit import MAX_CONTEXT, fit, kv_bytes_per_sequence, model_notes
+from .spec import CalculatorSpec, Output, Range, note
+from .vram_fit import fit, kv_bytes_per_sequence, model_notes
 
 VERDICTS = ("memory_bound", "compute_bound", "does_not_fit")
 BOUNDS = ("memory", "compute")
@@ -45,12 +45,12 @@ NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "load_does_not_fit
 SPEC = CalculatorSpec(
     inputs=(
         *MODEL_INPUTS_FULL,
-        Input("precision", "choice", "fp8", choices=A.PRECISIONS),
-        Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
+        PRECISION,
+        KV_PRECISION,
         GPU,
         GPUS,
-        Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
-        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
+        CONCURRENCY,
+        CONTEXT,
     ),
     outputs=(
         Output("node_tokens_per_s", "float", "tokens_per_s"),

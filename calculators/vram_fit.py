@@ -39,12 +39,22 @@ from . import assumptions as A
 from . import serving_memory as S
 from .catalog.gpus import GPU_BY_ID, Gpu
 from .catalog.models import CUSTOM, Model, fp8_weights_gb, resolve_model
-from .common import GPU, GPUS, MODEL_INPUTS_FULL, ceil_div, r, sig
+from .common import (
+    CONCURRENCY,
+    CONTEXT,
+    GPU,
+    GPUS,
+    KV_PRECISION,
+    MAX_CONTEXT,
+    MODEL_INPUTS_FULL,
+    PRECISION,
+    ceil_div,
+    r,
+    sig,
+)
 from .spec import CalculatorSpec, Input, Output, note
 
 VERDICTS = ("fits", "tight", "does_not_fit")
-# The longest context the form accepts; max_context is capped there.
-MAX_CONTEXT = 1_048_576
 NOTES = (
     "custom_inputs_ignored",
     "weights_above_limit",
@@ -62,12 +72,12 @@ NOTES = (
 SPEC = CalculatorSpec(
     inputs=(
         *MODEL_INPUTS_FULL,
-        Input("precision", "choice", "fp8", choices=A.PRECISIONS),
-        Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
+        PRECISION,
+        KV_PRECISION,
         GPU,
         GPUS,
-        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT),
-        Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
+        CONTEXT,
+        CONCURRENCY,
         Input("weights_limit", "float", A.DEFAULT_WEIGHTS_LIMIT, unit="ratio", min=0.05, max=1.0),
         Input("attention", "choice", "dp", choices=S.ATTENTION_PARALLEL[::-1]),
     ),

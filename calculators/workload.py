@@ -11,9 +11,8 @@ Verdict: ``does_not_fit`` when the load does not fit one node; else ``replicas``
 
 from typing import Any
 
-from . import assumptions as A
 from . import replicas, vram_fit
-from .common import GPU, GPUS, MODEL_INPUTS_FULL
+from .common import CONCURRENCY, CONTEXT, GPU, GPUS, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION
 from .inputs import normalize
 from .spec import CalculatorSpec, Input, Output
 
@@ -23,12 +22,12 @@ NOTES = ("custom_inputs_ignored", "moe_all_experts_resident")
 SPEC = CalculatorSpec(
     inputs=(
         *MODEL_INPUTS_FULL,
-        Input("precision", "choice", "fp8", choices=A.PRECISIONS),
-        Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS),
+        PRECISION,
+        KV_PRECISION,
         GPU,
         GPUS,
-        Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=vram_fit.MAX_CONTEXT),
-        Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000),
+        CONTEXT,
+        CONCURRENCY,
         Input("target_tokens_per_s", "float", 1500.0, unit="tokens_per_s", min=1.0, max=1e9),
     ),
     outputs=(
