@@ -142,3 +142,29 @@ def test_a_new_build_replaces_the_old_cache_and_keeps_the_runtime_without_downlo
         snapshot = host.url + runtime_config(site)["snapshot"]
         assert page.evaluate("async ([name, url]) => Boolean(await (await caches.open(name)).match(url))",
                              [new, snapshot])
+
+
+SAVE_DATA = """Object.defineProperty(Navigator.prototype, "connection", {
+  get: () => ({ saveData: true, effectiveType: "4g", addEventListener() {} }) });"""
+
+
+def test_under_save_data_nothing_is_downloaded_for_the_cache_and_the_calculators_still_work_offline(
+        reader, site_dir: Path, tmp_path: Path) -> None:
+    """A reader who asks to save data gets a plain boot and no snapshot, now or for later; the service
+    worker keeps what that boot fetched, so the next visit calculates offline all the same."""
+    reader.add_init_script(SAVE_DATA)
+    page = reader.new_page()
+    with Host(served_copy(site_dir, tmp_path / "site")) as host:
+        base = host.url
+        live_result(page, base + ARTICLE["da"], "da")
+        assert page.locator("html").get_attribute("data-kw-boot") == "plain"
+        kept_for_offline(page)
+        page.wait_for_timeout(1000)  # anything the worker would still fetch
+        served = list(host.counter.requests)
+    # The snapshot boot's own files: what a worker that downloads for its cache would have fetched.
+    snapshot_boot = {"/" + runtime_config(site_dir)["snapshot"],
+                     "/" + runtime_config(site_dir)["lock"].replace("pyodide-lock.json", "empty-stdlib.zip")}
+    assert snapshot_boot.isdisjoint(served), served
+    reader.set_offline(True)
+    live_result(page, base + ARTICLE["fr"], "fr")
+    assert page.locator("html").get_attribute("data-kw-boot") == "plain"
