@@ -31,8 +31,8 @@ from .spec import CalculatorSpec, Input, Output, Range, note
 from .vram_fit import model_notes
 
 VERDICTS = ("one_node", "dp_replicas")
-NOTES = ("custom_inputs_ignored", "target_from_requests", "node_rate_from_throughput", "replica_ops_tax",
-         "spare_node")
+NOTES = ("custom_inputs_ignored", "target_from_requests", "node_rate_from_throughput", "decode_only",
+         "replica_ops_tax", "spare_node")
 MIN_TYPED_NODE_RATE = 1.0  # tokens/s; a typed rate below it is an error, 0 takes throughput's
 # The node's workload, as `throughput` takes it: its rate is the replicas' default node rate.
 NODE_INPUTS = (
@@ -119,6 +119,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         notes.extend(model_notes(resolve_model(inp), inp, raw))
         notes.append(note("node_rate_from_throughput", node_tokens_per_s=sig(node, 6), gpus=inp["gpus"],
                           concurrency=inp["concurrency"], context=inp["context"]))
+        notes.append(throughput.decode_only_note(inp))
     planned = node * inp["utilization_target"]  # what one replica is planned to carry
     replicas = max(1, ceil_div(target, planned))
     spare = 1 if inp["spare"] else 0

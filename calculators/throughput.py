@@ -40,7 +40,7 @@ from .vram_fit import fit, kv_bytes_per_sequence, model_notes
 
 VERDICTS = ("memory_bound", "compute_bound", "does_not_fit")
 BOUNDS = ("memory", "compute")
-NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "load_does_not_fit", "tp_comm_share")
+NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "load_does_not_fit", "tp_comm_share", "decode_only")
 
 SPEC = CalculatorSpec(
     inputs=(
@@ -175,6 +175,13 @@ def serving_itl_ms(model: str, gpu: str, gpus: int, precision: str, kv_precision
     return (step + (concurrency - 1) * prefill_s(m, g, gpus, precision, input_len) / output_len) * 1e3
 
 
+def decode_only_note(inp: dict[str, Any]) -> dict[str, Any]:
+    """The note that a node rate counts generation only: a new prompt of ``context`` tokens first takes
+    the whole node ``prefill_ms`` (prefill), which the rate leaves out (see ``serving_itl_ms``)."""
+    prefill = prefill_s(resolve_model(inp), GPU_BY_ID[inp["gpu"]], inp["gpus"], inp["precision"], inp["context"])
+    return note("decode_only", context=inp["context"], prefill_ms=round(prefill * 1e3))
+
+
 def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Run throughput on normalized inputs."""
     model = resolve_model(inp)
@@ -219,5 +226,6 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
                           context=ctx))
     if d["comm"] / d["step"] >= A.TP_COMM_NOTE_SHARE:
         notes.append(note("tp_comm_share", comm_share=sig(d["comm"] / d["step"]), gpus=gpus))
+    notes.append(decode_only_note(inp))
     verdict = "does_not_fit" if not f["kv_fits"] else f"{bound}_bound"
     return {"values": values, "verdict": verdict, "notes": notes}

@@ -448,6 +448,11 @@ NOTES = {
         "The node holds only {max_concurrency} requests of {context} tokens, not {concurrency}: the rate is that "
         "of a load it cannot hold."
     ),
+    "decode_only": N_(
+        "Generation only: reading each new prompt of {context} tokens first takes the whole node {prefill_ms} ms "
+        "(prefill), which this rate leaves out. Under a stream of new long prompts the node delivers less; when "
+        "most of the context is already cached (a conversation's earlier turns), close to this."
+    ),
     "tp_comm_share": N_(
         "The all-reduces between the {gpus} GPUs take a large share of each step: the link between the GPUs, "
         "not their memory, limits the rate."

@@ -83,5 +83,8 @@ def test_replicas_show_the_node_rate_they_used(lang: str) -> None:
     typed = view("replicas", {"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}, lang)
     assert auto["outputs"]["node_tokens_per_s"] == view("throughput", {}, lang)["outputs"]["node_tokens_per_s"]
     assert typed["outputs"]["node_tokens_per_s"].startswith("1")
-    assert len(auto["notes"]) == len(typed["notes"]) + 1  # the note that says where the rate comes from
+    # where the rate comes from, and that it counts generation only (the prompt's prefill time named)
+    assert len(auto["notes"]) == len(typed["notes"]) + 2
+    prefill_ms = view("throughput", {}, lang)["notes"][-1]
+    assert prefill_ms in auto["notes"] and prefill_ms not in typed["notes"]
     assert auto["outputs"]["replicas"] != typed["outputs"]["replicas"]  # 3 nodes against 2
