@@ -3,7 +3,8 @@
 The article's numbers, as the prose states them, are in `claims.yml` alone (the tests read it:
 `test_claims.py`, and `tests/pyodide/` inside Pyodide). The cases here pin what the prose does not
 state as a number: exact values behind a rounded claim, verdicts, notes, the decision trace, and
-relations between two runs. A case that only repeats a ledger claim does not belong here.
+relations between two runs, and a value exactly where the ledger reads it as the prose rounds it.
+A check the ledger already makes (same calculator, inputs and output, as strict) does not belong here.
 
 This file must run without pytest or hypothesis (e.g. in Pyodide under Node,
 Python 3.14): ``from cases import run_cases; assert run_cases() == []``.
@@ -38,18 +39,18 @@ CASES: list[dict[str, Any]] = [
      "claim": "405B at FP8: weights ~406 GB = 52.8 % of 768 GB, inside the 60-70 % rule",
      "calculator": "vram_fit", "inputs": {"model": "llama-3.1-405b", "precision": "fp8", **PRO},
      "expect": {"values.weights_gb": {"approx": 405.85, "tol": 0.01},
-                "values.weights_share": {"approx": 0.5285, "tol": 0.0001},
+                "values.weights_share": {"approx": 0.5285, "tol": 0.0001},  # the ledger: 53 % as written
                 "values.weights_within_limit": True}},
     {"id": "405b_fp8_workload_does_not_fit",
      "claim": "405B at FP8 does not fit comfortably at any useful concurrency: the KV cache of 32 x 32k "
               "(541 GB at 504 KiB/token) exceeds the 310 GB the serving engine leaves after the weights",
      "calculator": "vram_fit", "inputs": {"model": "llama-3.1-405b", "precision": "fp8", **PRO},
-     "expect": {"verdict": "does_not_fit", "values.kv_fits": False, "values.weights_within_limit": True,
+     "expect": {"values.kv_fits": False, "values.weights_within_limit": True,
                 "values.kv_bytes_per_token": 516096,
                 "values.kv_gb": {"approx": 541.17, "tol": 0.01},
                 "values.usable_gb": 715.83,
                 "values.kv_budget_gb": {"approx": 309.98, "tol": 0.01},
-                "values.max_concurrency": 18, "values.max_context": 18769}},
+                "values.max_context": 18769}},
     {"id": "405b_fp8_concurrency_by_context",
      "claim": "405B FP8 on 8 x 96 GB holds ~60-70 sequences at 8k and ~4 at 128k (facts file: ~60 with "
               "nominal GB; the cards expose 97887 MiB = 102 GB each, see serving_memory.py)",
@@ -65,21 +66,20 @@ CASES: list[dict[str, Any]] = [
      "claim": "Hosting 405B: the weights fit at INT4 on 8 x Pro 6000, but the KV cache at production "
               "concurrency pushes you to two or more nodes",
      "calculator": "vram_fit", "inputs": {"model": "llama-3.1-405b", "precision": "int4", **PRO},
-     "expect": {"verdict": "does_not_fit", "values.weights_within_limit": True, "values.kv_fits": False,
-                "values.weights_gb": {"approx": 210.85, "tol": 0.01}}},
+     "expect": {"verdict": "does_not_fit", "values.weights_gb": {"approx": 210.85, "tol": 0.01}}},
     # --- The 405B / 671B cliff ------------------------------------------------------
     {"id": "cliff_70b_fits", "claim": "Below the 405B line one 8-GPU Pro 6000 box is enough (70B)",
      "calculator": "vram_fit", "inputs": {"model": "llama-3.1-70b", **PRO},
-     "expect": {"verdict": "fits", "values.max_concurrency": 61}},
+     "expect": {"values.max_concurrency": 61}},  # the ledger: 32-64 as written
     {"id": "cliff_671b_fp8_breaks_rule",
      "claim": "671B at FP8 is ~87 % of 768 GB: fails the 60-70 % rule",
      "calculator": "vram_fit", "inputs": {"model": "deepseek-v3", "precision": "fp8", **PRO},
-     "expect": {"verdict": "does_not_fit", "values.weights_within_limit": False, "values.kv_fits": False,
+     "expect": {"verdict": "does_not_fit", "values.kv_fits": False,
                 "values.weights_share": {"approx": 0.8737, "tol": 0.0001}}},
     {"id": "cliff_671b_int4_fits",
      "claim": "671B needs INT4 on one node: ~45 % of 768 GB, KV (MLA, 70,272 B/token) fits",
      "calculator": "vram_fit", "inputs": {"model": "deepseek-v3", "precision": "int4", **PRO},
-     "expect": {"verdict": "fits", "values.weights_share": {"min": 0.45, "max": 0.49},
+     "expect": {"values.weights_share": {"min": 0.45, "max": 0.49},
                 "values.kv_bytes_per_token": 70272}},
     {"id": "cliff_671b_decision_int4",
      "claim": "Decision flow: 671B inference stops at step 2 (one node at INT4)",
@@ -89,9 +89,8 @@ CASES: list[dict[str, Any]] = [
      "claim": "Two 8-GPU Pro 6000 boxes are the realistic minimum for Llama 3.1 405B at decent QPS "
               "(the weights fit one node, the KV cache of 32 x 32k does not: 2 DP replicas, or FP8 KV)",
      "calculator": "decision", "inputs": {"model": "llama-3.1-405b", "workload": "inference", **PRO},
-     "expect": {"values.step": 3, "values.recommendation": "dp_replicas", "values.min_nodes": 2,
-                "notes.1.code": "load_exceeds_node", "notes.2.code": "kv_fp8_fits",
-                "notes.2.params.max_concurrency": 36}},
+     "expect": {"values.step": 3, "values.recommendation": "dp_replicas", "notes.1.code": "load_exceeds_node",
+                "notes.2.code": "kv_fp8_fits", "notes.2.params.max_concurrency": 36}},
     # --- Concurrency for 70B ----------------------------------------------------------
     {"id": "70b_64_concurrent_fp8_kv",
      "claim": "8 x Pro 6000 handles 70B with 32-64 concurrent requests (64 x 32k with FP8 KV)",
@@ -109,27 +108,27 @@ CASES: list[dict[str, Any]] = [
      "expect": {"values.bytes_per_param": 16.0,
                 "values.state_gb": {"approx": 1128.86, "tol": 0.01},
                 "values.activations_gb": {"approx": 91.27, "tol": 0.01},
-                "values.total_gb": {"min": 1200.0, "max": 1500.0}}},
+                }},
     {"id": "70b_full_ft_not_one_node",
      "claim": "... beyond one 8-GPU node even with FSDP; justifies a 2-4 node IB cluster",
      "calculator": "training_memory", "inputs": {"model": "llama-3.1-70b", "method": "full", **PRO},
-     "expect": {"values.fits": False, "verdict": "does_not_fit", "values.min_gpus": 15,
-                "values.min_nodes": {"min": 2, "max": 4}}},
+     "expect": {"verdict": "does_not_fit", "values.min_gpus": 15,
+                }},
     {"id": "13b_full_ft_one_node",
      "claim": "Full fine-tuning of the 13B class runs on one node (~208 GB of state)",
      "calculator": "training_memory",
      "inputs": {"model": "custom", "params_b": 13, "layers": 40, "method": "full", **PRO},
-     "expect": {"values.state_gb": 208.0, "values.fits": True}},
+     "expect": {"values.state_gb": 208.0, }},
     {"id": "70b_lora_4_gpus", "claim": "70B LoRA fits 4-8 GPUs in one node (4 GPUs)",
      "calculator": "training_memory",
      "inputs": {"model": "llama-3.1-70b", "method": "lora", "gpu": "rtx-pro-6000", "gpus": 4},
      "expect": {"values.fits": True, "values.weights_gb": {"approx": 141.53, "tol": 0.01}}},
     {"id": "70b_lora_8_gpus", "claim": "70B LoRA fits 4-8 GPUs in one node (8 GPUs)",
      "calculator": "training_memory", "inputs": {"model": "llama-3.1-70b", "method": "lora", **PRO},
-     "expect": {"values.fits": True, "values.min_gpus": {"max": 4}}},
+     "expect": {"values.fits": True, }},
     {"id": "405b_qlora_8x96", "claim": "405B QLoRA fits 8 x Pro 6000 (base ~210-250 GB)",
      "calculator": "training_memory", "inputs": {"model": "llama-3.1-405b", "method": "qlora", **PRO},
-     "expect": {"values.fits": True, "values.weights_gb": {"min": 210.0, "max": 250.0},
+     "expect": {"values.weights_gb": {"min": 210.0, "max": 250.0},
                 "values.total_share": {"max": 0.9}}},
     # --- Scaling efficiency ---------------------------------------------------------
     {"id": "tp8_pcie_box_0_73", "claim": "TP on 8 GPUs in one PCIe box: 0.73",
@@ -220,7 +219,7 @@ CASES: list[dict[str, Any]] = [
      "claim": "Multi-node failure rates are roughly N times a single node",
      "calculator": "replicas",
      "inputs": {"target_tokens_per_s": 2400, "node_tokens_per_s": 1000, "node_failure_rate": 2.0},
-     "expect": {"values.nodes": 3, "values.cluster_failure_rate": 6.0}},
+     "expect": {"values.nodes": 3, }},
     {"id": "replicas_effort_4_5x_per_node",
      "claim": "In engineering time, multi-node costs 4-5x per added node (2 nodes: 1 + 4 to 1 + 5 in all)",
      "calculator": "replicas", "inputs": {"target_tokens_per_s": 1600, "node_tokens_per_s": 1000},
@@ -232,7 +231,7 @@ CASES: list[dict[str, Any]] = [
      "claim": "One 8-GPU node serves 500-2,000 tok/s aggregate at 70B FP8 (8 x RTX Pro 6000: 732 tok/s "
               "at 32 x 32k, 1,622 at 32 x 8k; memory bound)",
      "calculator": "throughput", "inputs": {"model": "llama-3.1-70b", "precision": "fp8", **PRO},
-     "expect": {"values.node_tokens_per_s": {"min": 500, "max": 2000}, "verdict": "memory_bound",
+     "expect": {"verdict": "memory_bound",
                 "values.bound": "memory"}},
     {"id": "node_500_2000_tok_s_8k",
      "claim": "the same node at 32 x 8k stays inside 500-2,000 tok/s",
