@@ -50,6 +50,7 @@ from harness.host import REPORT_PATH, Host  # noqa: E402
 from harness.link import Link  # noqa: E402
 from harness.probe import PROBE_JS, visit  # noqa: E402
 from harness.site import runtime_config  # noqa: E402
+from wiki import languages  # noqa: E402
 from wiki.embed import find_embeds  # noqa: E402
 
 ARTICLE = "scale-out/"
@@ -328,12 +329,14 @@ def network_main(args: argparse.Namespace, chromium: str) -> int:
 
 
 def lighthouse(chromium: str, host: Host) -> dict[str, dict[str, int]]:
-    """Lighthouse 12.2.3 category scores (0–100) for the article in both languages."""
+    """Lighthouse 12.2.3 category scores (0–100) for the article in every language."""
     cli = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
     if not cli.exists():
         raise SystemExit("Lighthouse is missing: run `npm ci` (python3 build.py sets it up).")
     scores = {}
-    for lang, path in (("da", ARTICLE), ("fr", "fr/" + ARTICLE)):
+    langs = languages.read()
+    for lang in langs.all:
+        path = ARTICLE if lang == langs.default else f"{lang}/{ARTICLE}"
         with tempfile.TemporaryDirectory() as out:
             report = Path(out) / "report.json"
             subprocess.run(["node", str(cli), host.url + path, "--quiet", "--output=json", f"--output-path={report}",
@@ -369,7 +372,7 @@ def table(results: dict[str, object]) -> str:
         lines.append(f"{metric.ljust(width)}  {str(value).ljust(10)}  {limit.ljust(13)}  {'yes' if holds else 'NO'}")
     for name, row in results.get("calculators_us", {}).items():
         lines.append(f"calculators.run {name}: median {row['median_us']} µs (CPython)")
-    for lang in ("da", "fr"):
+    for lang in languages.read().all:
         if lang in results.get("lighthouse", {}):
             lines.append(f"lighthouse {lang}: {results['lighthouse'][lang]}")
     return "\n".join(lines)
