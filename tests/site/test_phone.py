@@ -3,7 +3,7 @@ and both themes (issue #16): what they show, how they take input, and how links 
 
 Every test saves a screenshot under `test-artifacts/phone/` (gitignored) for a reviewer; the path is
 printed. The page-wide checks run on all eight combinations; each behaviour runs on two that together
-cover both widths, both languages and both themes.
+cover each width in both languages and both themes; axe audits the states they create.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.site.test_axe import AXE, TAGS, report
 from widgets import strings, view
 from widgets.messages import text
 
@@ -24,7 +25,8 @@ ARTIFACTS = ROOT / "test-artifacts" / "phone"
 ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
 WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 ALL = [(w, lang, scheme) for w in WIDTHS for lang in ("da", "fr") for scheme in ("light", "dark")]
-TWO = [("phone", "da", "light"), ("desktop", "fr", "dark")]
+# Each width with both languages and both themes.
+FOUR = [("phone", "da", "light"), ("phone", "fr", "dark"), ("desktop", "da", "dark"), ("desktop", "fr", "light")]
 READY = "document.querySelector('[data-calculator]').dataset.state === 'ready'"
 
 
@@ -54,6 +56,15 @@ def open_page(browser, server, request):
     yield open_
     for context in contexts:
         context.close()
+
+
+def audit(page) -> list[dict]:
+    """axe's violations at this width and in this state (the page's heading outline is test_axe's)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"],
+               "rules": {"heading-order": {"enabled": False}}}
+    return page.evaluate("(options) => axe.run(document, options).then((r) => r.violations)", options)
 
 
 def shot(page, name: str, element=None) -> Path:
@@ -159,7 +170,7 @@ def test_every_verdict_and_chart_fits_the_width_reads_and_does_not_collide(open_
 # --- the verdict and the result's states ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_the_verdict_badge_says_pass_or_fail_without_colour_and_names_the_load(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -186,7 +197,7 @@ def test_french_tight_says_it_fits_barely() -> None:
     assert tight["verdict_text"].lower() != "juste" and "tient" in tight["verdict_text"].lower()
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_on_a_phone_the_verdict_stays_in_view_while_typing(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -201,7 +212,7 @@ def test_on_a_phone_the_verdict_stays_in_view_while_typing(open_page, width, lan
     shot(page, f"sticky-{width}-{lang}-{scheme}")
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_an_invalid_field_shows_no_verdict_and_no_values(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -215,6 +226,7 @@ def test_an_invalid_field_shows_no_verdict_and_no_values(open_page, width, lang,
     assert not root.locator('[data-output="max_concurrency"]').is_visible()
     assert root.locator("[data-alert]").is_visible()
     assert root.locator('[data-error-for="context"]').text_content() == expected["errors"]["context"]
+    assert report(f"invalid {width} {lang} {scheme}", audit(page)) == []
     shot(page, f"invalid-{width}-{lang}-{scheme}", root)
     # a long grouped number is the field's own error, not "the calculation failed"
     set_value(page, "vram_fit", "context", {"da": "1.000.000.000.000.000.000.000.000.000",
@@ -230,7 +242,7 @@ def test_an_invalid_field_shows_no_verdict_and_no_values(open_page, width, lang,
     assert page.kw_errors == []
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_while_loading_the_result_says_so_with_its_progress(open_page, server, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme)
     held: list[object] = []
@@ -243,6 +255,7 @@ def test_while_loading_the_result_says_so_with_its_progress(open_page, server, w
     page.wait_for_function("""() => document.querySelector('[data-calculator="vram_fit"]').dataset.progress
         !== undefined""", timeout=30000)
     assert root.locator("[data-alert] progress").is_visible()
+    assert report(f"loading {width} {lang} {scheme}", audit(page)) == []
     shot(page, f"loading-{width}-{lang}-{scheme}", root.locator("[data-bar]"))
     for route in held:
         route.continue_()
@@ -252,7 +265,7 @@ def test_while_loading_the_result_says_so_with_its_progress(open_page, server, w
     assert root.get_attribute("data-stale") is None and not root.locator("[data-alert]").is_visible()
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_a_link_that_cannot_be_applied_never_disagrees_with_the_result(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, fragment="#kw-vram-fit-1/gpus=16",
                      before=lambda p: p.route("**/*.wasm", lambda route: route.abort()))
@@ -269,7 +282,7 @@ def test_a_link_that_cannot_be_applied_never_disagrees_with_the_result(open_page
 # --- inputs that take what people type -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_fields_take_what_people_type(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -321,7 +334,7 @@ def test_fields_take_what_people_type(open_page, width, lang, scheme) -> None:
 # --- charts that follow the result ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_the_scaling_chart_follows_the_inputs_and_marks_the_readers_configuration(open_page, width, lang,
                                                                                    scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
@@ -349,7 +362,7 @@ def test_the_scaling_chart_follows_the_inputs_and_marks_the_readers_configuratio
 # --- links -----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_links_keep_every_changed_widget_locale_neutral_and_follow_the_reader(open_page, width, lang,
                                                                              scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
@@ -376,7 +389,7 @@ def test_links_keep_every_changed_widget_locale_neutral_and_follow_the_reader(op
     shot(page, f"link-restored-{width}-{lang}-{scheme}")
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
+@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
 def test_the_language_switcher_and_the_copy_button_carry_the_state(open_page, server, width, lang,
                                                                    scheme) -> None:
     page = open_page(width, lang, scheme, live=True, permissions=["clipboard-read", "clipboard-write"])
