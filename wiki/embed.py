@@ -165,6 +165,19 @@ def body_start_line(document: str) -> int:
     return document.count("\n", 0, match.end()) + (len(rest) - len(rest.lstrip("\n"))) + 1
 
 
+def heading_level(lines: list[str]) -> int:
+    """The level a widget's title takes after these Markdown lines: one below their last ATX heading
+    (the page's `#` title when no section has started yet), so that the outline skips no level."""
+    level, fence = 1, None
+    for line in lines:
+        marker = re.match(r"\s*(`{3,}|~{3,})", line)
+        if marker and (fence is None or marker.group(1).startswith(fence)):
+            fence = marker.group(1)[:3] if fence is None else None  # a "# comment" in code is no heading
+        elif fence is None and (match := re.match(r"(#{1,6})\s", line)):
+            level = len(match.group(1))
+    return min(level + 1, 6)
+
+
 def render_embeds(markdown: str, lang: str, source: str, first_line: int = 1) -> tuple[str, dict[str, str]]:
     """Replace every embed of a page by a placeholder line at the fence's indentation; return the Markdown
     and the prerendered widget or table of each placeholder, in `lang` (`place_widgets` puts them in)."""
@@ -175,7 +188,7 @@ def render_embeds(markdown: str, lang: str, source: str, first_line: int = 1) ->
         count[embed.name] = count.get(embed.name, 0) + 1
         widget_id = f"kw-{embed.name.replace('_', '-')}-{count[embed.name]}"
         if embed.kind == "calculator":
-            html = render.widget(embed.name, embed.presets, lang, widget_id)
+            html = render.widget(embed.name, embed.presets, lang, widget_id, heading_level(lines[:start]))
         else:
             html = render.table(embed.name, lang, widget_id)
         token = f"kwembed{len(widgets)}x{uuid.uuid4().hex}"

@@ -50,13 +50,14 @@ def fields(name: str, shown: dict[str, str], lang: str) -> list[dict[str, Any]]:
             for spec in calculators.CALCULATORS[name]["inputs"]]
 
 
-def widget(name: str, presets: dict[str, Any], lang: str, widget_id: str) -> str:
-    """The prerendered widget of one embed: form, result, verdict, explanation, picture."""
+def widget(name: str, presets: dict[str, Any], lang: str, widget_id: str, heading: int = 3) -> str:
+    """The prerendered widget of one embed: form, result, verdict, explanation, picture; its title is a
+    heading of level `heading` (the page's outline decides it)."""
     model = view(name, presets, lang)
     if not model["ok"]:
         raise ValueError(f"{name} {presets}: {model['errors']}")
     html = environment(lang).get_template("widget.html").render(
-        name=name, id=widget_id, lang=lang, view=model, fields=fields(name, model["inputs"], lang),
+        name=name, id=widget_id, lang=lang, view=model, fields=fields(name, model["inputs"], lang), heading=heading,
         output_labels=[(key, strings.OUTPUTS[key]) for key in model["outputs"]],
     )
     return one_block(html)

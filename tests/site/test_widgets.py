@@ -90,7 +90,7 @@ def test_missing_tables_are_filled_and_labelled(site_dir: Path, lang: str) -> No
     rows = calculators.table({})
     assert cells == [numbers.percent(r["efficiency"], lang, 0) for r in rows]
     assert cells[3] == f"73{NBSP}%" and cells[5] == f"65{NBSP}%"  # the article's two data points
-    caption = re.search(r"<caption>(.*?)</caption>", scaling, re.S)[1]
+    caption = re.search(r"<caption[^>]*>(.*?)</caption>", scaling, re.S)[1]
     assert {"da": "Projektion", "fr": "Projection"}[lang] in caption
     build = page.source[page.source.index('data-table="single_node_build"'):]
     build = build[: build.index("</table>")]
@@ -143,3 +143,11 @@ def test_a_bad_placeholder_in_a_catalog_stops_the_build_at_its_po_line(tmp_path:
     assert result.returncode != 0
     assert f"i18n/fr/LC_MESSAGES/messages.po:{index + 1}: translation '{msgstr}'" in output
     assert "Traceback" not in output and "docs/scale-out" not in output
+
+
+def test_a_widget_title_takes_the_level_below_the_last_heading() -> None:
+    """The outline skips no level (axe heading-order): under the page's title h2, under a ## section h3."""
+    from wiki.embed import heading_level
+    assert heading_level(["# Title", "text"]) == 2
+    assert heading_level(["# Title", "## Section", "```bash", "# a comment, not a heading", "```"]) == 3
+    assert heading_level(["# Title", "## Section", "### Sub"]) == 4
