@@ -233,8 +233,12 @@ VERDICTS = {
 }
 
 # What a verdict answers, next to the badge: the reader's own load and hardware, from the inputs.
+LOAD_ON_NODE = N_("for {concurrency} requests of {context} tokens on {node}")
 SUBJECTS = {
-    "vram_fit": N_("for {concurrency} requests of {context} tokens on {node}"),
+    "workload": LOAD_ON_NODE,
+    "vram_fit": LOAD_ON_NODE,
+    "throughput": LOAD_ON_NODE,
+    "training_time": N_("for {model} on {gpus} GPUs"),
     "training_memory": N_("for {method}, {model} on {node}"),
     "scaling": N_("for {model} on {nodes} × {gpus_per_node} GPUs, {parallelism}"),
     "decision": N_("for {workload}, {model} on {node}"),
