@@ -25,8 +25,6 @@ ARTIFACTS = ROOT / "test-artifacts" / "phone"
 ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
 WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 ALL = [(w, lang, scheme) for w in WIDTHS for lang in ("da", "fr") for scheme in ("light", "dark")]
-# Each width with both languages and both themes.
-FOUR = [("phone", "da", "light"), ("phone", "fr", "dark"), ("desktop", "da", "dark"), ("desktop", "fr", "light")]
 READY = "document.querySelector('[data-calculator]').dataset.state === 'ready'"
 
 
@@ -170,7 +168,7 @@ def test_every_verdict_and_chart_fits_the_width_reads_and_does_not_collide(open_
 # --- the verdict and the result's states ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_the_verdict_badge_says_pass_or_fail_without_colour_and_names_the_load(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -197,7 +195,7 @@ def test_french_tight_says_it_fits_barely() -> None:
     assert tight["verdict_text"].lower() != "juste" and "tient" in tight["verdict_text"].lower()
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_on_a_phone_the_verdict_stays_in_view_while_typing(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -212,7 +210,7 @@ def test_on_a_phone_the_verdict_stays_in_view_while_typing(open_page, width, lan
     shot(page, f"sticky-{width}-{lang}-{scheme}")
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_an_invalid_field_shows_no_verdict_and_no_values(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -242,7 +240,7 @@ def test_an_invalid_field_shows_no_verdict_and_no_values(open_page, width, lang,
     assert page.kw_errors == []
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_while_loading_the_result_says_so_with_its_progress(open_page, server, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme)
     held: list[object] = []
@@ -265,7 +263,7 @@ def test_while_loading_the_result_says_so_with_its_progress(open_page, server, w
     assert root.get_attribute("data-stale") is None and not root.locator("[data-alert]").is_visible()
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_a_link_that_cannot_be_applied_never_disagrees_with_the_result(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, fragment="#kw-vram-fit-1/gpus=16",
                      before=lambda p: p.route("**/*.wasm", lambda route: route.abort()))
@@ -282,7 +280,7 @@ def test_a_link_that_cannot_be_applied_never_disagrees_with_the_result(open_page
 # --- inputs that take what people type -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_fields_take_what_people_type(open_page, width, lang, scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "vram_fit")
@@ -334,7 +332,7 @@ def test_fields_take_what_people_type(open_page, width, lang, scheme) -> None:
 # --- charts that follow the result ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_the_scaling_chart_follows_the_inputs_and_marks_the_readers_configuration(open_page, width, lang,
                                                                                    scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
@@ -362,7 +360,7 @@ def test_the_scaling_chart_follows_the_inputs_and_marks_the_readers_configuratio
 # --- links -----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_links_keep_every_changed_widget_locale_neutral_and_follow_the_reader(open_page, width, lang,
                                                                              scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
@@ -389,7 +387,7 @@ def test_links_keep_every_changed_widget_locale_neutral_and_follow_the_reader(op
     shot(page, f"link-restored-{width}-{lang}-{scheme}")
 
 
-@pytest.mark.parametrize(("width", "lang", "scheme"), FOUR)
+@pytest.mark.parametrize(("width", "lang", "scheme"), ALL)
 def test_the_language_switcher_and_the_copy_button_carry_the_state(open_page, server, width, lang,
                                                                    scheme) -> None:
     page = open_page(width, lang, scheme, live=True, permissions=["clipboard-read", "clipboard-write"])
