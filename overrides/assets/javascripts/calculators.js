@@ -9,6 +9,9 @@
 // long (a slow line keeps moving; a stalled host or a dead worker does not).
 const STALL_MS = 15000;
 const REQUEST_TIMEOUT_MS = 5000; // a live result takes milliseconds; silence means the worker is gone
+// ...except a worker's first answer after a plain boot, which may still import (or fetch) part of the
+// standard library: on a slow phone or a busy machine that can take seconds, so it gets the boot's time.
+let answered = false;
 const widgets = [...document.querySelectorAll("[data-calculator]")];
 // The article's "your workload" block (calculators/workload.py), if the page has one: see follow().
 const workload = widgets.find((widget) => widget.dataset.calculator === "workload") ?? null;
@@ -77,6 +80,7 @@ function stopWorker() {
   abortBoot = null;
   worker = null;
   booted = null;
+  answered = false;
   for (const { reject } of pending.values()) reject(new Error("worker stopped"));
   pending.clear();
 }
@@ -191,6 +195,7 @@ function startWorker() {
       } else if (data.type === "kept") {
         document.documentElement.dataset.kwRuntime = "kept"; // the next page or visit boots from the snapshot
       } else if (data.type === "view") {
+        answered = true;
         const request = pending.get(data.id);
         pending.delete(data.id);
         if (data.view) request?.resolve(data.view);
@@ -239,7 +244,7 @@ function ask(name, inputs, lang) {
     const timer = setTimeout(() => {
       pending.delete(id);
       reject(new Error("no answer"));
-    }, REQUEST_TIMEOUT_MS);
+    }, answered ? REQUEST_TIMEOUT_MS : STALL_MS);
     pending.set(id, {
       resolve: (view) => { clearTimeout(timer); resolve(view); },
       reject: (error) => { clearTimeout(timer); reject(error); },
