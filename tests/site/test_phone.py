@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.site.test_axe import AXE, TAGS, report
+from tests.site.test_live import form_values, set_value, widget
 from widgets import strings, view
 from widgets.messages import text
 
@@ -72,23 +73,6 @@ def shot(page, name: str, element=None) -> Path:
     (element or page).screenshot(path=str(path), **({} if element else {"full_page": False}))
     print(f"screenshot: {path}")
     return path
-
-
-def widget(page, name: str):
-    return page.locator(f'[data-calculator="{name}"]')
-
-
-def form_values(page, name: str) -> dict[str, str]:
-    return page.evaluate("""(name) => Object.fromEntries([...document.querySelectorAll(
-        `[data-calculator="${name}"] form [name]`)].map((f) => [f.name, f.value]))""", name)
-
-
-def set_value(page, name: str, field: str, value: str) -> None:
-    control = widget(page, name).locator(f'[name="{field}"]')
-    if control.evaluate("(e) => e.tagName") == "SELECT":
-        control.select_option(value)
-    else:
-        control.fill(value)
 
 
 def wait_for_text(page, name: str, selector: str, expected: str) -> None:

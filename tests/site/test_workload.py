@@ -7,7 +7,8 @@ import re
 import pytest
 
 import calculators
-from tests.site.test_phone import open_page, set_value, shot, wait_for_text, widget  # noqa: F401 - a fixture
+from tests.site.test_live import form_values, set_value, widget
+from tests.site.test_phone import open_page, shot, wait_for_text  # noqa: F401 - a fixture
 from widgets import view
 
 pytestmark = pytest.mark.browser
@@ -21,11 +22,6 @@ def followers(page) -> list[str]:
     """The calculators on the page other than the workload block, in page order."""
     return page.evaluate("""() => [...document.querySelectorAll('[data-calculator]')]
         .map((w) => w.dataset.calculator).filter((n) => n !== 'workload')""")
-
-
-def values_of(page, name: str) -> dict[str, str]:
-    return page.evaluate("""(name) => Object.fromEntries([...document.querySelectorAll(
-        `[data-calculator="${name}"] form [name]`)].map((f) => [f.name, f.value]))""", name)
 
 
 def fields_of(name: str) -> set[str]:
@@ -50,7 +46,7 @@ def test_every_widget_follows_the_workload_until_the_reader_changes_it(open_page
             wait_until_follows(page, name, field, TYPED[field][lang])
     # Each follower shows what Python computes for the values it now holds (the reader's own case).
     for name in names:
-        expected = view(name, values_of(page, name), lang)
+        expected = view(name, form_values(page, name), lang)
         assert expected["ok"], (name, expected)
         wait_for_text(page, name, '[data-output="explanation"]', expected["explanation"])
     trace = widget(page, "decision").locator('[data-html="trace"]').inner_text()
@@ -78,7 +74,7 @@ def test_a_link_with_a_workload_opens_with_every_widget_following_it(open_page, 
     for name in ("vram_fit", "decision", "throughput", "replicas"):
         wait_until_follows(page, name, "gpus", "2")
         wait_until_follows(page, name, "model", "llama-3.1-8b")
-        expected = view(name, values_of(page, name), lang)
+        expected = view(name, form_values(page, name), lang)
         wait_for_text(page, name, '[data-output="explanation"]', expected["explanation"])
     # Back to the article's workload: the followers go back to their own presets.
     page.evaluate("location.hash = '#kw-workload-1/gpus=8'")
