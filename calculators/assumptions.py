@@ -157,13 +157,13 @@ NODE_REST_BASE_W = (DGX_H100_SYSTEM_W - DGX_H100_GPU_W) - NODE_REST_SHARE * DGX_
 # https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices).
 # Assumed 0.75, range 0.60-0.90; not fitted: the serving benchmarks of the
 # reference suite (reference.py) test it and their ratios are reported there.
-DECODE_BANDWIDTH_SHARE = 0.75
+DECODE_BANDWIDTH_SHARE = 0.75  # MBU as defined by Databricks (2023, URL above); an assumption, tested in reference.py
 DECODE_BANDWIDTH_RANGE = (0.60, 0.90)
 # Prefill (and a decode step that is compute bound) runs large matrix
 # multiplications: the share of the dense peak reached, by the same published
 # MFUs the training model uses (uncertainty.py): Llama 3 on H100 38-43 %,
 # Megatron-LM 41-52 %. Default 0.45, range 0.30-0.60.
-PREFILL_MFU = 0.45
+PREFILL_MFU = 0.45  # Llama 3 (arXiv:2407.21783, Table 4) 38-43 %, Megatron-LM (arXiv:2104.04473, Table 1) 41-52 %
 PREFILL_MFU_RANGE = (0.30, 0.60)
 # Tensor cores run FP8 at twice the dense BF16 rate on every catalog GPU (Ada,
 # Hopper, Blackwell datasheets: e.g. H100 SXM 1,979 BF16 / 3,958 FP8 TFLOP/s with
@@ -172,7 +172,7 @@ COMPUTE_RATE_BY_PRECISION = MappingProxyType({"bf16": 1.0, "fp8": 2.0, "int4": 1
 # Forward pass of a dense transformer: 2 FLOPs per parameter per token (Kaplan
 # et al. 2020, arXiv:2001.08361, sec. 2.1), plus attention: 2 FLOPs per multiply-add
 # for QK^T and for AV, over heads x head_dim per layer and the cached tokens.
-FORWARD_FLOPS_PER_PARAM_TOKEN = 2
+FORWARD_FLOPS_PER_PARAM_TOKEN = 2  # Kaplan et al. 2020, arXiv:2001.08361, sec. 2.1
 # Megatron tensor parallelism in the forward pass: 2 all-reduces of the
 # activations per layer (Shoeybi et al. 2019, arXiv:1909.08053, fig. 4).
 TP_FORWARD_ALLREDUCES_PER_LAYER = 2

@@ -33,6 +33,7 @@ PRECISION = Input("precision", "choice", "fp8", choices=A.PRECISIONS)
 KV_PRECISION = Input("kv_precision", "choice", "bf16", choices=A.KV_PRECISIONS)
 CONTEXT = Input("context", "int", A.DEFAULT_CONTEXT, unit="tokens", min=1, max=MAX_CONTEXT)
 CONCURRENCY = Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=1, max=100_000)
+TARGET_TOKENS_PER_S = Input("target_tokens_per_s", "float", 1500.0, unit="tokens_per_s", min=1.0, max=1e9)
 
 
 def r(x: float, digits: int) -> float:

@@ -10,11 +10,6 @@ from . import assumptions as A
 from .catalog.gpus import Gpu
 
 
-def gpus_kw(gpu: Gpu, gpus: int) -> float:
-    """Board power of ``gpus`` GPUs, kW."""
-    return gpus * gpu.board_w / 1000.0
-
-
 def node_kw(gpu: Gpu, gpus: int) -> float:
     """Maximum draw of one node with ``gpus`` GPUs, kW (GPUs + the rest of the node)."""
     board = gpus * gpu.board_w

@@ -24,7 +24,7 @@ from . import assumptions as A
 from . import throughput
 from .catalog.gpus import GPU_BY_ID
 from .catalog.models import resolve_model
-from .common import CONCURRENCY, CONTEXT, GPU, GPUS, MODEL_INPUTS_FULL, PRECISION, ceil_div, r, sig
+from .common import CONCURRENCY, CONTEXT, GPU, GPUS, MODEL_INPUTS_FULL, PRECISION, TARGET_TOKENS_PER_S, ceil_div, r, sig
 from .inputs import error
 from .power import node_kw
 from .spec import CalculatorSpec, Input, Output, Range, note
@@ -46,7 +46,7 @@ NODE_INPUTS = (
 
 SPEC = CalculatorSpec(
     inputs=(
-        Input("target_tokens_per_s", "float", 1500.0, unit="tokens_per_s", min=1.0, max=1e9),
+        TARGET_TOKENS_PER_S,
         Input("target_requests_per_s", "float", 0.0, unit="requests_per_s", min=0.0, max=1e7),
         Input("tokens_per_request", "float", 500.0, unit="tokens", min=1.0, max=1e6),
         Input("node_tokens_per_s", "float", 0.0, unit="tokens_per_s", min=0.0, max=1e7),

@@ -12,9 +12,9 @@ Verdict: ``does_not_fit`` when the load does not fit one node; else ``replicas``
 from typing import Any
 
 from . import replicas, vram_fit
-from .common import CONCURRENCY, CONTEXT, GPU, GPUS, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION
+from .common import CONCURRENCY, CONTEXT, GPU, GPUS, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION, TARGET_TOKENS_PER_S
 from .inputs import normalize
-from .spec import CalculatorSpec, Input, Output
+from .spec import CalculatorSpec, Output
 
 VERDICTS = ("one_node", "dp_replicas", "does_not_fit")
 NOTES = ("custom_inputs_ignored", "moe_all_experts_resident")
@@ -28,7 +28,7 @@ SPEC = CalculatorSpec(
         GPUS,
         CONTEXT,
         CONCURRENCY,
-        Input("target_tokens_per_s", "float", 1500.0, unit="tokens_per_s", min=1.0, max=1e9),
+        TARGET_TOKENS_PER_S,
     ),
     outputs=(
         Output("target_tokens_per_s", "float", "tokens_per_s"),
@@ -50,7 +50,8 @@ _MODEL_NOTES = frozenset(NOTES)
 
 def _run(spec: CalculatorSpec, compute: Any, inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Another calculator's compute on the workload's values (its other inputs at their defaults)."""
-    normalized, errors = normalize(spec, {k: v for k, v in inp.items() if any(i.name == k for i in spec.inputs)})
+    names = {i.name for i in spec.inputs}
+    normalized, errors = normalize(spec, {k: v for k, v in inp.items() if k in names})
     if errors:  # the workload's inputs are validated by the same rules; this is a programming error
         raise ValueError(errors)
     return compute(normalized, raw)

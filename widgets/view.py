@@ -186,6 +186,13 @@ def note_text(note: dict[str, Any], lang: str) -> str:
     return text(lang, msgid, **fmt)
 
 
+def node_text(inputs: dict[str, Any], lang: str) -> str:
+    """The reader's node in words: "8 × RTX Pro 6000 Blackwell (768 GB)"."""
+    gpu = calculators.GPUS[inputs["gpu"]]
+    return text(lang, strings.UNITS["node"], gpus=numbers.decimal(inputs["gpus"], lang, 0), gpu=gpu["name"],
+                memory=numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"], lang))
+
+
 def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
     """The decision flow's steps, each question (naming the reader's node and load) with its answer."""
     rows = []
@@ -196,9 +203,7 @@ def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
         fmt = {}
         for field in _placeholders(msgid):
             if field == "node":
-                gpu = calculators.GPUS[inputs["gpu"]]
-                fmt[field] = text(lang, strings.UNITS["node"], gpus=numbers.decimal(inputs["gpus"], lang, 0),
-                                  gpu=gpu["name"], memory=numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"], lang))
+                fmt[field] = node_text(inputs, lang)
             else:
                 fmt[field] = numbers.decimal(inputs[field], lang, 0)
         rows.append({"step": numbers.decimal(step["step"], lang, 0),
@@ -231,9 +236,8 @@ def controls(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
     return {"disabled": disabled, "unavailable": unavailable}
 
 
-def _conflicts(name: str, inputs: dict[str, Any]) -> dict[str, dict]:
-    # A choice the form offers disabled, arriving anyway (an old link): the field's own error.
-    shown = controls(name, inputs)
+def _conflicts(shown: dict[str, Any], inputs: dict[str, Any]) -> dict[str, dict]:
+    # A choice the form offers disabled (`controls`), arriving anyway (an old link): the field's own error.
     return {key: {"code": "inter_node_fabric", "params": {}} for key, off in shown["unavailable"].items()
             if key not in shown["disabled"] and inputs.get(key) in off}
 
@@ -247,9 +251,7 @@ def subject(name: str, inputs: dict[str, Any], lang: str) -> str:
     fmt = {}
     for key in _placeholders(msgid):
         if key == "node":
-            gpu = calculators.GPUS[inputs["gpu"]]
-            fmt[key] = text(lang, strings.UNITS["node"], gpus=numbers.decimal(inputs["gpus"], lang, 0), gpu=gpu["name"],
-                            memory=numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"], lang))
+            fmt[key] = node_text(inputs, lang)
         elif key == "model" and inputs["model"] == "custom":
             size = numbers.decimal(inputs["params_b"], lang, 1)
             fmt[key] = text(lang, strings.UNITS["custom_model_size"], value=size)
@@ -278,7 +280,8 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
     result = calculators.run(name, inputs)
     fields = FIELDS.get(name, {})
     if result["ok"]:
-        parse_errors = {**_conflicts(name, result["inputs"]), **parse_errors}
+        shown_controls = controls(name, result["inputs"])
+        parse_errors = {**_conflicts(shown_controls, result["inputs"]), **parse_errors}
     errors = {key: error_text(fields.get(key), err["code"], err["params"], lang) for key, err in parse_errors.items()}
     if not result["ok"]:
         for err in result["errors"]:
@@ -318,6 +321,6 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
             "figure": figure,
         },
         "neutral": neutral_inputs(name, result["inputs"]),
-        "controls": controls(name, result["inputs"]),
+        "controls": shown_controls,
         "errors": {},
     }
