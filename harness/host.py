@@ -13,7 +13,8 @@ With a `Link` (`harness/link.py`, `Host.link`), every response waits a round tri
 share one line of a given rate, like a reader's access line.
 
 For timing without a debugger in the browser, `probe()` adds a measuring script to chosen pages (a
-`<script src>` first in `<head>`, allowed by the site's own CSP) and collects what it reports (a
+`<script src defer>` first in `<head>`, allowed by the site's own CSP: it runs before the page's own
+scripts and before DOMContentLoaded, without holding up the parser) and collects what it reports (a
 JSON `POST` to `REPORT_PATH`, see `next_report()`).
 """
 
@@ -45,7 +46,9 @@ COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "appl
 
 
 class Counter:
-    """Bytes and requests served, thread-safe; `reset()` between the phases of a measurement."""
+    """Bytes and requests served, thread-safe; `reset()` between the phases of a measurement.
+    `requests`: the paths of responses sent in full; `asked`: every path requested, as it arrives (a
+    download the browser gave up on is in `asked` only)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -53,7 +56,11 @@ class Counter:
 
     def reset(self) -> None:
         with self._lock:
-            self.bytes, self.requests = 0, []
+            self.bytes, self.requests, self.asked = 0, [], []
+
+    def ask(self, path: str) -> None:
+        with self._lock:
+            self.asked.append(path)
 
     def add(self, path: str, sent: int) -> None:
         with self._lock:
@@ -89,6 +96,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         path = urlsplit(self.path).path
+        self.counter.ask(path)
         if path == PROBE_PATH and self.probe.get("script"):
             # Cached like the page's own scripts would be: a warm visit pays no round trip the site does not.
             return self._send(HTTPStatus.OK, {"Content-Type": "text/javascript", "Cache-Control": "max-age=3600"},
@@ -110,8 +118,8 @@ class _Handler(BaseHTTPRequestHandler):
         body = target.read_bytes()
         probed = path in self.probe.get("pages", ())
         if probed:
-            body = body.replace(b'<meta charset="utf-8">', f'<meta charset="utf-8"><script src="{PROBE_PATH}"></script>'
-                                .encode(), 1)
+            probe = f'<meta charset="utf-8"><script src="{PROBE_PATH}" defer></script>'
+            body = body.replace(b'<meta charset="utf-8">', probe.encode(), 1)
         if "gzip" in self.headers.get("Accept-Encoding", "") and headers["Content-Type"].startswith(COMPRESSED_TYPES):
             key = (target, stat.st_mtime_ns, probed)
             if key not in self.gzipped:

@@ -11,7 +11,7 @@ import queue
 from harness.chromium import Chromium
 from harness.host import REPORT_PATH, Host
 
-# Served at PROBE_PATH and loaded first in the article's <head> (Host.probe): the visit's timeline in ms
+# Served at PROBE_PATH and loaded first in the article's <head>, deferred (Host.probe): the visit's timeline in ms
 # since navigation start, POSTed once the first live result (or an error) shows. The reader types at
 # DOMContentLoaded, as early as the page can take input.
 PROBE_JS = """

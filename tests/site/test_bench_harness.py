@@ -29,7 +29,7 @@ def test_the_probe_is_served_and_loaded_by_the_chosen_pages_only(site_dir: Path)
         assert PROBE_PATH not in fetch(host.url + ARTICLE)
         host.probe(PROBE_JS, {"/" + ARTICLE})
         article = fetch(host.url + ARTICLE)
-        assert f'<meta charset="utf-8"><script src="{PROBE_PATH}"></script>' in article
+        assert f'<meta charset="utf-8"><script src="{PROBE_PATH}" defer></script>' in article
         assert PROBE_PATH not in fetch(host.url + "fr/" + ARTICLE)
         assert REPORT_PATH in fetch(host.url + PROBE_PATH.lstrip("/"))
         with pytest.raises(urllib.error.HTTPError) as refused:

@@ -96,6 +96,8 @@ def test_a_slow_line_boots_plain_keeps_the_snapshot_and_the_next_visit_starts_fr
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert page.locator("html").get_attribute("data-kw-boot") == "plain"
             page.wait_for_selector('html[data-kw-runtime="kept"]', timeout=60000)  # fetched after the result
+            # Asked for once, after the result: the line was judged on the .wasm, no snapshot byte was spent on it.
+            assert host.counter.asked.count(snapshot) == 1
             assert host.counter.requests.count(snapshot) == 1
             host.counter.reset()
             start_live(page, host.url + "scale-out/")  # the next page: the snapshot from the HTTP cache

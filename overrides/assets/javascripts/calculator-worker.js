@@ -14,6 +14,9 @@ let python = null;
 let wasmFromPage;
 const compiledWasm = new Promise((resolve, reject) => { wasmFromPage = { resolve, reject }; });
 compiledWasm.catch(() => {});
+// The page's verdict on the line (`line` message): fast enough for the snapshot, or not.
+let lineFromPage;
+const lineIsFast = new Promise((resolve) => { lineFromPage = resolve; });
 let restoreFiles = null; // puts back files the boot left out (the whole stdlib...), on demand
 
 // Pyodide only console.warn()s when WebAssembly fails to instantiate (for instance a .wasm served
@@ -40,11 +43,17 @@ async function cachedSnapshot(config) {
   }
 }
 
-// Started as soon as the worker is asked to boot, all at once: the two module scripts and, for a
-// snapshot boot, the snapshot (the page is already compiling the WebAssembly).
-function startDownloads(config, snapshotResponse) {
+// Imported as soon as the worker is asked to boot (the page is already compiling the WebAssembly).
+function importModules(config) {
   const modules = Promise.all([import(config.loader), import(config.asm)])
     .then(([{ loadPyodide }, asm]) => ({ loadPyodide, createPyodideModule: asm.default }));
+  modules.then(() => postMessage({ type: "step" }), () => {});
+  modules.catch(() => {});
+  return modules;
+}
+
+// The modules and, for a snapshot boot, the snapshot, read into its image as it arrives.
+function startDownloads(modules, snapshotResponse) {
   let sized;
   const allocated = new Promise((resolve) => { sized = resolve; });
   const snapshot = !snapshotResponse ? Promise.reject(new Error("snapshot: not this boot's"))
@@ -52,7 +61,6 @@ function startDownloads(config, snapshotResponse) {
       if (!response.ok) throw new Error(`snapshot: HTTP ${response.status}`);
       return readSnapshot(counting(response), sized);
     });
-  modules.then(() => postMessage({ type: "step" }), () => {});
   // `image`: the (still empty) snapshot image as soon as its size is known; `snapshot`: the same, filled.
   const image = Promise.race([allocated, snapshot]);
   // Awaited later, or never if an earlier step fails (the boot then falls back): not "unhandled".
@@ -206,51 +214,29 @@ importlib.invalidate_caches()`);
   return py;
 }
 
-// The snapshot's download, given up when the line is too slow for it: if its first WINDOW_MS bring less
-// than WINDOW_BYTES (1.2 MB/s of a line it shares with the .wasm: ~20 Mbit/s), 7 MB of snapshot would
-// cost more than the ~1 s of Python start-up it saves, and a plain boot moves ~5 MB less (bench
-// --network: the two cross between 10 and 50 Mbit/s). A line's speed shows only on a large file.
-const WINDOW_MS = 250;
-const WINDOW_BYTES = 300000;
-
-function snapshotUnlessSlow(config) {
-  const stop = new AbortController();
-  const response = fetch(config.snapshot, { signal: stop.signal }).then((answer) => {
-    if (!answer.ok) return answer;
-    let received = 0;
-    const measured = new TransformStream({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    });
-    const total = Number(answer.headers.get("Content-Length")) || Infinity;
-    setTimeout(() => { if (received < Math.min(WINDOW_BYTES, total)) stop.abort(new Error("snapshot: slow line")); },
-      WINDOW_MS);
-    return new Response(answer.body.pipeThrough(measured), { headers: answer.headers });
-  });
-  return response;
-}
-
 // What a plain boot fetches only once Python is up, fetched at once (into the HTTP cache, where Pyodide
 // then finds it): the line keeps busy while the .wasm compiles and Python starts.
 function prefetchPlain(config) {
   for (const url of [config.stdlib, ...config.wheels]) fetch(url).then((r) => r.arrayBuffer()).catch(() => {});
 }
 
-// Which boot: the snapshot when this browser has it already, or when the line brings it fast enough
-// (snapshotUnlessSlow); otherwise a plain boot, which moves ~5 MB less, and the snapshot is fetched
+// Which boot: the snapshot when this browser has it already, or when the page finds the line fast
+// enough for it (lineJudge); otherwise a plain boot, which moves ~5 MB less, and the snapshot is fetched
 // afterwards for the next visit. Under Save-Data or on 2G (config.frugal) neither is fetched.
 async function boot(config) {
   const cached = await cachedSnapshot(config);
-  const snapshotResponse = cached ? Promise.resolve(cached)
-    : config.frugal ? null : snapshotUnlessSlow(config);
-  const downloads = startDownloads(config, snapshotResponse);
+  const modules = importModules(config);
   // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
-  const wasmFailure = downloads.wasm.then(() => new Promise(() => {}));
+  const wasmFailure = compiledWasm.then(() => new Promise(() => {}));
+  let snapshotResponse = null;
+  if (cached) snapshotResponse = Promise.resolve(cached);
+  else if (!config.frugal && await Promise.race([lineIsFast, wasmFailure])) snapshotResponse = fetch(config.snapshot);
+  const downloads = startDownloads(modules, snapshotResponse);
   if (snapshotResponse) {
     try {
-      const py = await Promise.race([bootFromSnapshot(config, downloads), wasmFailure]);
+      // A snapshot that fails to arrive ends this boot at once, not once the .wasm is in as well.
+      const arrived = downloads.snapshot.then(() => new Promise(() => {}));
+      const py = await Promise.race([bootFromSnapshot(config, downloads), wasmFailure, arrived]);
       return { py, via: "snapshot", kept: true };
     } catch (error) {
       if (/wasm|WebAssembly/i.test(error.message)) throw error;
@@ -288,6 +274,10 @@ onmessage = async ({ data }) => {
     } catch (error) {
       postMessage({ type: "boot-error", message: String(error?.message ?? error) });
     }
+    return;
+  }
+  if (data.type === "line") {
+    lineFromPage(data.fast);
     return;
   }
   if (data.type === "wasm") {
