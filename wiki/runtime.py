@@ -6,9 +6,10 @@
   the compiled catalogs), built the standard way: `pip wheel` with setuptools (pyproject.toml).
   `pyodide build` is not used: it downloads a cross-build environment, which cannot work offline,
   and a pure-Python wheel does not need it.
-- Babel is shipped as a trimmed wheel: its code plus the CLDR data of the site's languages (and
-  `root`) only (the full wheel is ~10 MB of locale data). The languages are mkdocs.yml's
-  (`wiki/languages.py`), handed to `prepare()` by the build.
+- Babel is shipped as a trimmed wheel: the modules the calculators import and the CLDR data they read,
+  of the site's languages (and `root`) only (`wiki/babel_trim.py`; the full wheel is ~10 MB of locale
+  data). The languages are mkdocs.yml's (`wiki/languages.py`), handed to `prepare()` by the build.
+- Both wheels carry bytecode compiled by Pyodide's Python (`wiki/bytecode.mjs`), not sources.
 - A memory snapshot (`wiki/snapshot.mjs`, run with Node and the same npm package) holds an
   interpreter that has already imported everything and formatted numbers in every language, so the
   browser skips Python's start-up. It is tied to the Pyodide build (the snapshot carries its build
@@ -46,6 +47,9 @@ NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
 CACHE = ROOT / "build" / "runtime"
 SNAPSHOT_SCRIPT = Path(__file__).resolve().parent / "snapshot.mjs"
 STDLIB_SCRIPT = Path(__file__).resolve().parent / "stdlib_trim.mjs"
+BYTECODE_SCRIPT = Path(__file__).resolve().parent / "bytecode.mjs"
+NODE_PYODIDE_SCRIPT = Path(__file__).resolve().parent / "pyodide_build.mjs"  # how the three scripts start Pyodide
+BABEL_TRIM = Path(__file__).resolve().parent / "babel_trim.py"
 # npm file name -> served name. The ES modules are served as `.js`: every host maps `.js` to a JavaScript
 # type, while `.mjs` is text/plain on a stock Debian nginx (1.22's mime.types), and browsers refuse a
 # module script of any other type.
@@ -114,8 +118,8 @@ def digest(languages: tuple[str, ...]) -> str:
     """A digest of everything the app files depend on (sources, catalogs, languages, pinned versions, scripts)."""
     sha = hashlib.sha256()
     files = [p for src in SOURCES for p in sorted((ROOT / src).rglob("*.py"))]
-    files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__), SNAPSHOT_SCRIPT, STDLIB_SCRIPT,
-                                                      ROOT / "pyproject.toml"]
+    files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__), SNAPSHOT_SCRIPT, STDLIB_SCRIPT, BYTECODE_SCRIPT,
+                                                      NODE_PYODIDE_SCRIPT, BABEL_TRIM, ROOT / "pyproject.toml"]
     for path in files:
         sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     sha.update(f"babel {metadata.version('babel')} pyodide {pyodide_version()} languages {languages}".encode())
@@ -153,18 +157,39 @@ def babel_locales(languages: tuple[str, ...]) -> set[str]:
     return found
 
 
+def babel_usage(languages: tuple[str, ...]) -> dict:
+    """What the calculators use of Babel in `languages`: its modules and the CLDR data keys they read
+    (`wiki/babel_trim.py`, run in a fresh interpreter: this one's Babel caches stay as they are)."""
+    result = subprocess.run([sys.executable, "-m", "wiki.babel_trim", *languages], cwd=ROOT, capture_output=True,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if result.returncode != 0:
+        raise RuntimeUnavailable(f"could not find what the calculators use of Babel:\n{result.stderr}")
+    return json.loads(result.stdout)
+
+
 def build_babel_wheel(out: Path, languages: tuple[str, ...]) -> Path:
-    """Babel's installed files as a wheel, with the CLDR data of `languages` (`babel_locales`) only."""
-    dist = metadata.distribution("babel")
+    """Babel's installed files as a wheel: the modules the calculators import and, of the CLDR data of
+    `languages` (`babel_locales`), only the keys they read (`babel_usage`)."""
+    from wiki.babel_trim import trim_pickle
+
+    usage = babel_usage(languages)
+    modules = {f"{name.replace('.', '/')}.py" for name in usage["modules"]}
+    modules |= {f"{name.replace('.', '/')}/__init__.py" for name in usage["modules"]}
     keep_data = {f"babel/locale-data/{loc}.dat" for loc in babel_locales(languages)} | {"babel/global.dat"}
+    dist = metadata.distribution("babel")
     files = []
     for entry in sorted(dist.files or [], key=str):
         rel = entry.as_posix()
-        if not rel.startswith("babel/") or "__pycache__" in rel or rel.startswith("babel/messages/"):
+        if not rel.startswith("babel/") or "__pycache__" in rel:
             continue
-        if rel.endswith(".dat") and rel not in keep_data:
+        if rel.endswith(".py") and rel not in modules or rel.endswith(".dat") and rel not in keep_data:
             continue
-        files.append((rel, Path(dist.locate_file(entry)).read_bytes()))
+        data = Path(dist.locate_file(entry)).read_bytes()
+        if rel == "babel/global.dat":
+            data = trim_pickle(data, usage["global"])
+        elif rel.endswith(".dat"):
+            data = trim_pickle(data, usage["locale"])
+        files.append((rel, data))
     version = dist.version
     metadata_text = f"Metadata-Version: 2.1\nName: babel\nVersion: {version}\n"
     return write_wheel(out, "babel", version, files, metadata_text)
@@ -186,6 +211,26 @@ def write_wheel(out: Path, name: str, version: str, files: list[tuple[str, bytes
             item.external_attr = 0o644 << 16
             archive.writestr(item, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
     return path
+
+
+def with_bytecode(wheels: list[Path], languages: tuple[str, ...]) -> None:
+    """Rewrite each wheel with Pyodide-compiled bytecode (`wiki/bytecode.mjs`) in place of its `.py`
+    files: a plain boot in the browser then neither reads nor compiles them (its first result ~0.2 s
+    sooner at 10 Mbit/s, `bench --network`)."""
+    out = wheels[0].parent
+    bytecode = run_node_script(BYTECODE_SCRIPT, out / "bytecode.zip", wheels, languages, "compile the wheels")
+    with zipfile.ZipFile(bytecode) as compiled:
+        pyc = {name: compiled.read(name) for name in compiled.namelist()}
+    bytecode.unlink()
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            info = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+            files = [(name + "c", pyc[name + "c"]) if name.endswith(".py") else (name, archive.read(name))
+                     for name in archive.namelist() if ".dist-info/" not in name]
+            metadata_text = archive.read(info).decode()
+        name, version = wheel.name.split("-")[:2]
+        wheel.unlink()
+        write_wheel(out, name, version, files, metadata_text)
 
 
 def write_lock(out: Path, wheels: list[Path]) -> Path:
@@ -231,7 +276,7 @@ def run_node_script(script: Path, output: Path, wheels: list[Path], languages: t
 
 def write_trimmed_stdlib(out: Path, wheels: list[Path], languages: tuple[str, ...]) -> Path:
     """`stdlib.zip`: the members of Pyodide's python_stdlib.zip that a plain boot of our wheels imports,
-    as bytecode (`wiki/stdlib_trim.mjs`): 1.5 MB instead of 2.5 MB, and no compiling at boot. The
+    as bytecode (`wiki/stdlib_trim.mjs`): 1.1 MB instead of 2.5 MB, and no compiling at boot. The
     worker boots with it when the snapshot is not worth downloading, and fetches the whole standard
     library if a call ever needs more."""
     return run_node_script(STDLIB_SCRIPT, out / "stdlib.zip", wheels, languages, "trim the standard library")
@@ -241,7 +286,7 @@ def make_snapshot(out: Path, wheels: list[Path], languages: tuple[str, ...]) -> 
     """Run `wiki/snapshot.mjs` under Node: install the wheels, pre-warm, write `snapshot.bin`."""
     raw = run_node_script(SNAPSHOT_SCRIPT, out / "snapshot.raw", wheels, languages, "make the Pyodide snapshot")
     target = out / "snapshot.bin"
-    # Compressed here, not by the host: hosts leave application/octet-stream alone (18 MB → 7 MB).
+    # Compressed here, not by the host: hosts leave application/octet-stream alone (18 MB → 6 MB).
     target.write_bytes(gzip.compress(sparse(raw.read_bytes()), compresslevel=9, mtime=0))
     raw.unlink()
     return target
@@ -286,6 +331,7 @@ def prepare(languages: tuple[str, ...] | None = None) -> Runtime:
         work.chmod(0o755)  # mkdtemp's 0700 would follow the folder into site/ (wiki/site_files.py resets it there too)
         try:
             wheels = [build_app_wheel(work, languages), build_babel_wheel(work, languages)]
+            with_bytecode(wheels, languages)
             write_lock(work, wheels)
             write_empty_stdlib(work)
             write_trimmed_stdlib(work, wheels, languages)

@@ -3,12 +3,12 @@
 // The npm `pyodide` used here is the very build the site serves: the snapshot carries its build id
 // and the worker falls back to a plain boot if they ever differ.
 // Wheels are unzipped into site-packages (loadPackage() before makeMemorySnapshot() is refused).
-import { loadPyodide } from "pyodide";
+import { loadBuildPyodide } from "./pyodide_build.mjs";
 import fs from "node:fs";
 import path from "node:path";
 
 const [out, ...wheels] = process.argv.slice(2);
-const py = await loadPyodide({ _makeSnapshot: true });
+const py = await loadBuildPyodide({ _makeSnapshot: true });
 for (const wheel of wheels) py.FS.writeFile(`/tmp/${path.basename(wheel)}`, fs.readFileSync(wheel));
 py.runPython(`
 import importlib, os, site, zipfile

@@ -5,12 +5,12 @@
 // python_stdlib.zip the interpreter then holds go into OUT.zip as bytecode (.pyc, unchecked hash-based,
 // which zipimport takes before any source): Python neither reads nor compiles their source at boot
 // (in Node: 3.0 s to a first result with the sources, 1.1 s with this).
-import { loadPyodide } from "pyodide";
+import { loadBuildPyodide } from "./pyodide_build.mjs";
 import fs from "node:fs";
 import path from "node:path";
 
 const [out, ...wheels] = process.argv.slice(2);
-const py = await loadPyodide();
+const py = await loadBuildPyodide();
 await py.loadPackage(wheels.map((wheel) => path.resolve(wheel)), { messageCallback() {} });
 py.runPython(`
 import sys
