@@ -194,14 +194,24 @@ async function bootFromSnapshot(config, downloads) {
 
 // A plain boot with the trimmed standard library (wiki/runtime.py): the modules our code imports. If a
 // call ever needs another one, the whole library is fetched and the call retried (restoreFiles).
+// Its files come one after the other, in the order they are needed, so that each step's work overlaps
+// the next file's download instead of all of it waiting for the last byte: the .wasm (Pyodide's
+// module is created while the standard library arrives), the standard library (Python starts while the
+// wheels arrive), the wheels (installed last). bench --network, 10 Mbit/s: the first result ~0.4 s
+// sooner than with all of them sharing the line at once.
 async function bootPlain(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
+  await downloads.wasm; // compiled: downloaded
+  // Into the HTTP cache, where Pyodide's own requests for them find them (or wait for them to finish).
+  // The wheels are all asked for at once: Python's start-up then holds this thread for a while.
+  download(config.stdlib).then(() => Promise.all(config.wheels.map(download))).catch(() => {});
   const py = await failOnWasmWarning(loadPyodide({
     indexURL: config.pyodide, lockFileURL: config.lock, packageBaseUrl: new URL(".", config.lock).href,
     stdLibURL: config.stdlib,
     createPyodideModule: (settings) => withCompiledWasm(downloads.wasm, () => createPyodideModule(settings)),
-    packages: config.packages,
   }));
+  // Not loadPyodide's `packages`: it would fetch the wheels at once, alongside the standard library.
+  await py.loadPackage(config.packages, { messageCallback() {} });
   restoreFiles = async () => {
     const stdlib = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
     const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
@@ -214,10 +224,21 @@ importlib.invalidate_caches()`);
   return py;
 }
 
-// What a plain boot fetches only once Python is up, fetched at once (into the HTTP cache, where Pyodide
-// then finds it): the line keeps busy while the .wasm compiles and Python starts.
-function prefetchPlain(config) {
-  for (const url of [config.stdlib, ...config.wheels]) fetch(url).then((r) => r.arrayBuffer()).catch(() => {});
+// Fetch `url` to the end of its body; a step every 256 KB tells the page the boot is moving (the share
+// it shows is the .wasm's).
+async function download(url) {
+  const reader = (await fetch(url)).body.getReader();
+  let unreported = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    unreported += value.byteLength;
+    if (unreported >= 262144) {
+      unreported = 0;
+      postMessage({ type: "step" });
+    }
+  }
+  postMessage({ type: "step" });
 }
 
 // Which boot: the snapshot when this browser has it already, or when the page finds the line fast
@@ -243,7 +264,6 @@ async function boot(config) {
       postMessage({ type: "step" });
     }
   }
-  prefetchPlain(config);
   return { py: await Promise.race([bootPlain(config, downloads), wasmFailure]), via: "plain", kept: false };
 }
 
