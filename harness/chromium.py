@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -52,7 +53,9 @@ class Chromium:
 
     def open(self, url: str) -> str:
         """Open `url` in a new tab; return the tab's id."""
-        request = urllib.request.Request(f"{self._endpoint}/json/new?{url}", method="PUT")
+        # Quoted: a fragment would otherwise not reach Chromium (it is not sent in a request line).
+        request = urllib.request.Request(f"{self._endpoint}/json/new?{urllib.parse.quote(url, safe=':/')}",
+                                         method="PUT")
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.load(response)["id"]
 

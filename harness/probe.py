@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import queue
+import re
 
 from harness.chromium import Chromium
 from harness.host import REPORT_PATH, Host
@@ -55,14 +56,27 @@ PROBE_JS = """
     }).observe(widget, { attributes: true, attributeFilter: ["data-state"] });
     new MutationObserver(() => { if (out.textContent !== before) mark("first_live"); })
       .observe(out, { childList: true, characterData: true, subtree: true });
-    const input = widget.querySelector('[name="gpus"]');
-    input.focus();
-    input.value = "16";
-    input.dispatchEvent(new Event("input", { bubbles: true }));
+    /*INPUT*/
     mark("interaction");
   });
 })();
 """.replace("REPORT", REPORT_PATH)
+# The reader's first input, at DOMContentLoaded: 16 GPUs typed into the VRAM widget.
+TYPED_INPUT = """const input = widget.querySelector('[name="gpus"]');
+    input.focus();
+    input.value = "16";
+    input.dispatchEvent(new Event("input", { bubbles: true }));"""
+# PROBE_JS types it; PROBE_LINK_JS types nothing: the page is opened from a shared link that sets the
+# value (`link_url`), as the issue's own measurement did, and the page applies it.
+PROBE_LINK_JS = PROBE_JS.replace("/*INPUT*/", "")
+PROBE_JS = PROBE_JS.replace("/*INPUT*/", TYPED_INPUT)
+
+
+def link_url(page_url: str, html: str) -> str:
+    """A shared link to `page_url` that sets 16 GPUs in its VRAM widget (calculators.js's fragment format),
+    given the page's HTML (where the widget's id is)."""
+    widget = re.search(r'id="([^"]+)" data-calculator="vram_fit"', html)[1]
+    return f"{page_url}#{widget}/gpus=16"
 
 
 def visit(browser: Chromium, host: Host, url: str) -> dict[str, float]:

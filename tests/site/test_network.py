@@ -159,3 +159,33 @@ protocol.view = _slow_first
     wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
     assert time.monotonic() - started > 6.5  # it did wait past the 5 s of a later answer
     assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
+
+
+def test_a_shared_link_starts_the_wasm_download_from_the_head_once_and_a_plain_visit_does_not(
+        browser, site_dir: Path) -> None:
+    """early.js: a link that sets a widget's values needs the live calculator at once, so the .wasm is
+    asked for before the page's scripts run (while the stylesheets still load), once; the live result is
+    the link's. An article opened without such a link asks for no runtime file before an interaction."""
+    context = browser.new_context(service_workers="block", bypass_csp=True)
+    page = context.new_page()
+    wasm = "/" + runtime_config(site_dir)["wasm"]
+    try:
+        with Host(site_dir) as host:
+            host.link = Link(10, 40)
+            page.goto(host.url + "fr/scale-out/", wait_until="domcontentloaded")
+            page.wait_for_timeout(1500)
+            assert not [p for p in host.counter.asked if p.startswith("/pyodide/")]
+            page.goto("about:blank")
+            host.counter.reset()
+            page.goto(host.url + "fr/scale-out/#kw-vram-fit-1/gpus=16")
+            gpus = '[data-calculator="vram_fit"] [name="gpus"]'
+            # The link's value, written into the field once Python has read it.
+            page.wait_for_function(f"document.querySelector('{gpus}').value === '16'", timeout=60000)
+            expected = view("vram_fit", form_values(page, "vram_fit"), "fr")
+            wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
+            asked = host.counter.asked
+            assert asked.count(wasm) == 1
+            assert asked.index(wasm) < asked.index("/assets/javascripts/calculators.js"), asked
+            assert page.locator("html").get_attribute("data-kw-boot") == "plain"  # 10 Mbit/s: judged slow
+    finally:
+        context.close()
