@@ -102,7 +102,8 @@ class RuntimeConfig(TypedDict):
     wasm: str
     lock: str
     snapshot: str
-    stdlib: str
+    stdlib: str  # the standard library of a plain boot: what Pyodide's start-up imports...
+    stdlib_later: str  # ...and what our code imports besides, on sys.path once Python is up
     wheels: list[str]
     packages: list[str]  # the names in pyodide-lock.json the worker loads
 
@@ -120,6 +121,7 @@ class Boot(TypedDict):
     lock: str
     snapshot: str
     stdlib: str
+    stdlib_later: str
     wheels: list[str]
     packages: list[str]
     frugal: bool

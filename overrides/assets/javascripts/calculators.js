@@ -244,6 +244,7 @@ function startWorker() {
     const url = (path) => new URL(path, root).href;
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
       asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
+      stdlib_later: url(runtime.stdlib_later),
       wheels: (runtime.wheels || []).map(url), packages: runtime.packages, frugal: frugal() });
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
