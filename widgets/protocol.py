@@ -6,8 +6,7 @@ point here rather than describing it again. `tests/widgets/test_protocol.py` hol
 to `View` / `ViewFailure` and the runtime's page config to `RuntimeConfig`.
 
 Messages, page -> worker:
-  `Boot` once, then `Line` (is the line fast enough for the snapshot, from the .wasm's first bytes)
-  and `Wasm` (the compiled module, or why it did not compile), then `ViewRequest`s.
+  `Boot` once, then `Wasm` (the compiled module, or why it did not compile), then `ViewRequest`s.
 Worker -> page:
   `Step` and `Progress` while it boots (the page gives up only when they stop), then `Ready` or
   `BootError`; `Kept` once the snapshot is in the HTTP cache; one `ViewReply` per `ViewRequest`:
@@ -131,13 +130,6 @@ class Wasm(TypedDict):
     type: Literal["wasm"]
     module: NotRequired[object]  # a WebAssembly.Module
     error: NotRequired[str]
-
-
-class Line(TypedDict):
-    """The page's verdict on the reader's line, from the .wasm's first bytes: fast enough for the snapshot?"""
-
-    type: Literal["line"]
-    fast: bool
 
 
 class ViewRequest(TypedDict):

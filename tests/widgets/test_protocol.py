@@ -48,7 +48,7 @@ def literal(typed: type) -> str:
 
 
 def test_every_message_type_is_sent_by_its_side_and_read_by_the_other() -> None:
-    to_worker = (protocol.Boot, protocol.Wasm, protocol.Line, protocol.ViewRequest)
+    to_worker = (protocol.Boot, protocol.Wasm, protocol.ViewRequest)
     to_page = (protocol.Step, protocol.Progress, protocol.Ready, protocol.BootError, protocol.Kept, protocol.ViewReply)
     for sender, reader, messages in ((PAGE, WORKER, to_worker), (WORKER, PAGE, to_page)):
         for message in messages:

@@ -102,42 +102,10 @@ function spawnWorker() {
 }
 
 // What the reader asked for: Save-Data or a 2G connection means no snapshot now and none for later.
-// Whether the line is fast enough for the snapshot, the .wasm's first bytes tell (lineJudge); the
-// page's own small files do not (a 35 KB bundle "takes" ~15 ms even on loopback).
+// Whether the line is fast enough for the snapshot is the worker's to find out (RATE).
 function frugal() {
   const connection = navigator.connection;
   return Boolean(connection?.saveData) || /2g/.test(connection?.effectiveType ?? "");
-}
-
-// Is the line fast enough for the memory snapshot? It moves ~5 MB more than a plain boot (the stdlib
-// and wheels) and saves ~1 s of Python start-up (bench --network: at 10 Mbit/s the plain boot is
-// sooner). Measured on the .wasm, which both boots need, so the measurement costs no byte: fast at
-// WINDOW_BYTES (decoded: ~0.9 MB of gzip on the wire) per WINDOW_MS, ~30 Mbit/s on a line it still
-// shares with the page's other downloads. Either all it brought since its request went out (early.js's
-// request, when a shared link had it start from <head>: its first bytes wait, buffered, until this
-// script reads them) or, from the first bytes read on, WINDOW_MS of reading show that rate.
-const WINDOW_MS = 250;
-const WINDOW_BYTES = 2500000;
-
-function lineJudge(onVerdict) {
-  const early = Number(document.documentElement.dataset.kwWasmRequested);
-  const start = early > 0 ? early : performance.now();
-  let first = null; // the first read: when, and what had arrived by then
-  let decided = false;
-  const decide = (fast) => {
-    if (decided) return;
-    decided = true;
-    onVerdict(fast);
-  };
-  return (loaded, total) => {
-    const now = performance.now();
-    if (first === null) {
-      first = { at: now, loaded };
-      setTimeout(() => decide(false), WINDOW_MS); // nothing more arrived meanwhile
-    }
-    if (loaded >= Math.min(WINDOW_BYTES, total) && loaded * WINDOW_MS >= WINDOW_BYTES * (now - start)) decide(true);
-    else if (now - first.at >= WINDOW_MS) decide((loaded - first.loaded) * WINDOW_MS >= WINDOW_BYTES * (now - first.at));
-  };
 }
 
 // Download progress of the boot, in bytes, shown on every widget (`data-progress`, a share when the
@@ -249,9 +217,7 @@ function startWorker() {
     // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
     // this 2-core machine), and the compiled module is handed over.
     const target = worker;
-    const judge = lineJudge((fast) => target.postMessage({ type: "line", fast }));
     compileWasm(url(runtime.wasm), runtime.wasm_bytes || 0, downloads.signal, (loaded, total) => {
-      judge(loaded, total);
       progress.page = [loaded, total];
       showProgress();
       moved();

@@ -11,5 +11,4 @@ if (wasm && /^#[\w-]+\/./.test(location.hash)) {
   link.crossOrigin = "anonymous"; // as fetch() asks for it (cors, same-origin credentials): one download
   link.href = wasm;
   document.head.append(link);
-  document.documentElement.dataset.kwWasmRequested = String(performance.now()); // lineJudge's clock
 }
