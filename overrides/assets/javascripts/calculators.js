@@ -214,8 +214,8 @@ function startWorker() {
       asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
       stdlib_later: url(runtime.stdlib_later),
       wheels: (runtime.wheels || []).map(url), packages: runtime.packages, frugal: frugal() });
-    // The .wasm compiles from here, at once, while the worker thread is still starting (~100 ms on
-    // this 2-core machine), and the compiled module is handed over.
+    // The .wasm compiles from here, at once (taking over early.js's download, if a link started it),
+    // while the worker imports Pyodide's JavaScript, and the compiled module is handed over.
     const target = worker;
     compileWasm(url(runtime.wasm), runtime.wasm_bytes || 0, downloads.signal, (loaded, total) => {
       progress.page = [loaded, total];
