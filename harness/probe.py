@@ -15,7 +15,7 @@ from harness.host import REPORT_PATH, Host
 # Served at PROBE_PATH and loaded first in the article's <head>, deferred (Host.probe): the visit's timeline in ms
 # since navigation start, POSTed once the first live result (or an error) shows. The reader types at
 # DOMContentLoaded, as early as the page can take input.
-PROBE_JS = """
+_PROBE = """
 (() => {
   const marks = {};
   let sent = false;
@@ -68,8 +68,8 @@ TYPED_INPUT = """const input = widget.querySelector('[name="gpus"]');
     input.dispatchEvent(new Event("input", { bubbles: true }));"""
 # PROBE_JS types it; PROBE_LINK_JS types nothing: the page is opened from a shared link that sets the
 # value (`link_url`), as the issue's own measurement did, and the page applies it.
-PROBE_LINK_JS = PROBE_JS.replace("/*INPUT*/", "")
-PROBE_JS = PROBE_JS.replace("/*INPUT*/", TYPED_INPUT)
+PROBE_JS = _PROBE.replace("/*INPUT*/", TYPED_INPUT)
+PROBE_LINK_JS = _PROBE.replace("/*INPUT*/", "")
 
 
 def link_url(page_url: str, html: str) -> str:

@@ -82,11 +82,12 @@ def record(languages: list[str]) -> dict[str, Any]:
     from widgets.protocol import warm
 
     warm(languages)
-    found_global = {key: ALL if ALL in sub_logs[key] or not isinstance(global_data[key], dict)
-                    else sorted(k for k in sub_logs[key] if k in global_data[key])
-                    for key in sorted(k for k in global_log if k in global_data)}
     if ALL in global_log:
         found_global = {key: ALL for key in global_data}
+    else:
+        found_global = {key: ALL if ALL in sub_logs[key] or not isinstance(global_data[key], dict)
+                        else sorted(k for k in sub_logs[key] if k in global_data[key])
+                        for key in sorted(k for k in global_log if k in global_data)}
     return {"modules": sorted(m for m in sys.modules if m == "babel" or m.startswith("babel.")),
             "global": found_global,
             "locale": ALL if ALL in locale_log else sorted(k for k in locale_log if isinstance(k, str))}

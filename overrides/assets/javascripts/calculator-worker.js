@@ -183,7 +183,7 @@ async function bootFromSnapshot(config, downloads) {
     lockFileURL: config.lock,
     packageBaseUrl: new URL(".", config.lock).href, // our wheels sit next to our lock file; never a CDN
     // The restored interpreter has imported all it needs: the 2.5 MB stdlib zip waits (restoreFiles).
-    stdLibURL: new URL("empty-stdlib.zip", config.lock).href,
+    stdLibURL: emptyStdlib(config),
     _loadSnapshot: image,
     createPyodideModule: async (settings) => {
       const module = await withCompiledWasm(downloads.wasm, () => createPyodideModule(settings));
@@ -196,9 +196,7 @@ async function bootFromSnapshot(config, downloads) {
   // The snapshot holds memory, not files. Everything is pre-warmed, so the files are only put back
   // if a call ever needs one (a lazy import, a data file); doing it eagerly would delay first results.
   restoreFiles = async () => {
-    const stdlib = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
-    const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
-    py.FS.writeFile(`/lib/python${major}${minor}.zip`, new Uint8Array(stdlib));
+    await putWholeStdlib(py, config);
     await py.loadPackage(config.packages, { messageCallback() {} });
     py.runPython("import importlib; importlib.invalidate_caches()");
   };
@@ -237,15 +235,25 @@ async function bootPlain(config, downloads) {
   py.runPython(`import sys; sys.path.append("/lib/python${major}${minor}-later.zip")`);
   // Not loadPyodide's `packages`: it would fetch the wheels at once, alongside the standard library.
   await py.loadPackage(config.packages, { messageCallback() {} });
-  restoreFiles = async () => {
-    const whole = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
-    py.FS.writeFile(`/lib/python${major}${minor}.zip`, new Uint8Array(whole));
-    py.runPython(`import importlib, sys, zipimport
+  restoreFiles = () => putWholeStdlib(py, config);
+  return py;
+}
+
+// Pyodide's whole standard library in place of the one the boot started with (trimmed or empty), for
+// a call that needs a module the boot left out; the importers forget the zip they read before.
+async function putWholeStdlib(py, config) {
+  const whole = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
+  const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
+  py.FS.writeFile(`/lib/python${major}${minor}.zip`, new Uint8Array(whole));
+  py.runPython(`import importlib, sys, zipimport
 getattr(zipimport, "_zip_directory_cache", {}).clear()
 sys.path_importer_cache.clear()
 importlib.invalidate_caches()`);
-  };
-  return py;
+}
+
+// The (empty) standard library a snapshot boot gives Pyodide: the restored interpreter has what it needs.
+function emptyStdlib(config) {
+  return new URL("empty-stdlib.zip", config.lock).href;
 }
 
 // `run()` with the worker's fetch of `url` answered by `response` (a promise of one), every other fetch
@@ -312,7 +320,7 @@ async function boot(config) {
 // With the snapshot, the (empty) standard library a snapshot boot passes Pyodide: the next boot needs
 // both, and the service worker keeps what the HTTP cache holds.
 async function keepSnapshot(config) {
-  for (const url of [config.snapshot, new URL("empty-stdlib.zip", config.lock).href]) {
+  for (const url of [config.snapshot, emptyStdlib(config)]) {
     const response = await fetch(url);
     if (!response.ok) return;
     await response.arrayBuffer();
