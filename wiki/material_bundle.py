@@ -12,6 +12,15 @@ with the patch's name: a patch never silently stops applying.
   where it waits until search is opened. Here it always waits: that work (~150 ms of CPU here,
   several times that on a phone) is done only for a reader who opens search, and never while a
   calculator is starting.
+- `palette-switching-on-change`: Material marks the body `data-md-color-switching` while it applies a
+  palette, so that its `[data-md-color-switching] *` rule stops transitions; it does so at load too,
+  where the palette is usually the one the page already shows. Setting and removing that attribute
+  restyles every element of the page twice (on the article, about 100 ms of a simulated phone's
+  main thread in Lighthouse). Here it is set only when the palette's scheme, primary or accent colour
+  differs from the body's (a reader's first visit in dark mode, a click on the toggle).
+- `color-scheme-in-css`: Material adds a `<meta name="color-scheme">` at load and fills it from the
+  header's computed style; the new meta changes the page's colour scheme, which restyles every element
+  again. The root's colour scheme follows the palette in `wiki.css` instead (`html:has(> body[...])`).
 
 No patch is needed for Material's alternate-language code (it fetches `sitemap.xml` next to every
 `<link rel="alternate">` of a page): the pages carry no such link, the hreflang alternates are in
@@ -42,6 +51,16 @@ PATCHES = (
     # combineLatest([of(location.protocol !== "file:"), watchToggle("search")]), minified.
     Patch("search-on-demand", re.compile(r'([\w$]+)\(location\.protocol!=="file:"\)(,[\w$]+\("search"\))'),
           r"\1(!1)\2", 1),
+    # palette$.subscribe(palette => { if (body.setAttribute("data-md-color-switching", ""), ...  ->  only when
+    # the palette's colours differ from the body's
+    Patch("palette-switching-on-change",
+          re.compile(r'([\w$]+)=>\{if\(document\.body\.setAttribute\("data-md-color-switching",""\),'),
+          r'\1=>{if(["scheme","primary","accent"].some(kw=>document.body.getAttribute("data-md-color-"+kw)!==\1.color[kw])'
+          r'&&document.body.setAttribute("data-md-color-switching",""),', 1),
+    # let o=x("meta",{name:"color-scheme"});document.head.appendChild(o);  ->  let o={};  (o.content is set later)
+    Patch("color-scheme-in-css",
+          re.compile(r'let ([\w$]+)=[\w$]+\("meta",\{name:"color-scheme"\}\);document\.head\.appendChild\(\1\);'),
+          r"let \1={};", 1),
 )
 
 
