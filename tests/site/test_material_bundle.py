@@ -7,7 +7,7 @@ from pathlib import Path
 import material
 import pytest
 
-from tests.conftest import build_site
+from tests.conftest import ROOT, build_site
 from tests.site.test_hostile_content import project_with_page
 from wiki.material_bundle import PATCHES, BundlePatchError, patch_bundle
 
@@ -39,3 +39,12 @@ def test_the_build_fails_naming_the_patch_on_a_bundle_that_does_not_match(tmp_pa
     result = build_site(tmp_path / "site", config)
     assert result.returncode != 0
     assert "'search-on-demand' matched 0 times instead of 1" in result.stderr, result.stderr
+
+
+def test_the_palette_override_runs_materials_own_palette_script_first() -> None:
+    # overrides/partials/javascripts/palette.html adds a first visit's palette after Material's script,
+    # which it copies: a Material upgrade that changes that script must be copied again.
+    theirs = (THEME_JS.parent.parent / "partials" / "javascripts" / "palette.html").read_text(encoding="utf-8")
+    ours = (ROOT / "overrides" / "partials" / "javascripts" / "palette.html").read_text(encoding="utf-8")
+    script = theirs[theirs.index("<script>"):theirs.index("</script>") + len("</script>")]
+    assert ours[ours.index("<script>"):].startswith(script)

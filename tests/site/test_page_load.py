@@ -3,8 +3,8 @@ whole page, which on a phone is a long task per change (Lighthouse's total block
 
 Each change to a class of `<html>` or `<body>`, to an attribute of theirs that a stylesheet selects on,
 or to the page's colour scheme restyles every element. The theme's scripts set what they need before
-the first paint (`kw-js-class.html`, Material's palette script); Material's bundle is patched not to
-set them again (`wiki/material_bundle.py`). A palette that really changes still restyles, with
+the first paint (`kw-js-class.html`; the palette, a first visit's too: `partials/javascripts/palette.html`);
+Material's bundle is patched not to set them again (`wiki/material_bundle.py`). A palette that really changes still restyles, with
 transitions held back as Material intends.
 """
 
@@ -72,29 +72,39 @@ def restyling(page) -> list[dict]:
         or c["element"] != "META" and c["name"] in selectors)]
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("visit", ["first", "again"])
-def test_once_parsed_nothing_restyles_the_page(tab, visit: str) -> None:
-    page = tab("light")
+def test_once_parsed_nothing_restyles_the_page(tab, visit: str, scheme: str) -> None:
+    page = tab(scheme)
     if visit == "again":  # Material's palette is in localStorage now, applied by its script in <body>
         page.reload(wait_until="load")
         page.wait_for_timeout(500)
-    assert page.evaluate("kwChanges.some((c) => c.name === 'class' && / js-focus-visible/.test(c.value))")
+    changes = page.evaluate("kwChanges")
+    assert any(c["name"] == "class" and " js-focus-visible" in c["value"] for c in changes)
+    # The reader's palette is on the body before the first paint (a first visit: their preference).
+    expected = "slate" if scheme == "dark" else "default"
+    assert page.evaluate("document.body.dataset.mdColorScheme") == expected
+    assert not [c for c in changes if c["name"] == "data-md-color-scheme" and c["state"] != "loading"]
     assert restyling(page) == []
-    assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == "normal"
+    assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == \
+        ("dark" if scheme == "dark" else "normal")
 
 
 def test_a_palette_that_changes_holds_transitions_back_and_sets_the_root_scheme(tab) -> None:
-    page = tab("dark")  # a first visit in dark mode: Material switches from the page's light palette
-    changes = page.evaluate("kwChanges")
-    switching = [c["value"] for c in changes if c["name"] == "data-md-color-switching"]
-    assert switching == ["", None], changes
+    page = tab("light")
+
+    def toggle(to: str) -> list:
+        """Click the palette toggle; the switching marks it made."""
+        before = len(page.evaluate("kwChanges"))
+        page.locator(f"label[for='__palette_{1 if to == 'slate' else 0}']").click()
+        page.wait_for_function(f"document.body.dataset.mdColorScheme === '{to}'"
+                               " && !document.body.hasAttribute('data-md-color-switching')")
+        return [c["value"] for c in page.evaluate("kwChanges")[before:] if c["name"] == "data-md-color-switching"]
+
+    assert toggle("slate") == ["", None]
     assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == "dark"
-    page.locator("label[for='__palette_0']").click()  # the toggle back to light
-    page.wait_for_function("document.body.dataset.mdColorScheme === 'default'"
-                           " && !document.body.hasAttribute('data-md-color-switching')")
+    assert toggle("default") == ["", None]
     assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == "normal"
-    assert [c["value"] for c in page.evaluate("kwChanges") if c["name"] == "data-md-color-switching"][2:] \
-        == ["", None]
     assert not [c for c in page.evaluate("kwChanges") if c["element"] == "META" and c["name"] == "color-scheme"]
 
 
