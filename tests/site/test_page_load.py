@@ -4,8 +4,8 @@ whole page, which on a phone is a long task per change (Lighthouse's total block
 Each change to a class of `<html>` or `<body>`, to an attribute of theirs that a stylesheet selects on,
 or to the page's colour scheme restyles every element. The theme's scripts set what they need before
 the first paint (`kw-js-class.html`; the palette, a first visit's too: `partials/javascripts/palette.html`);
-Material's bundle is patched not to set them again (`wiki/material_bundle.py`). A palette that really changes still restyles, with
-transitions held back as Material intends.
+Material's bundle is patched not to set them again (`wiki/material_bundle.py`). A palette that really
+changes still restyles, with transitions held back as Material intends.
 """
 
 from __future__ import annotations
