@@ -22,13 +22,17 @@ const SHELL_SET = new Set(SHELL);
 const RUNTIME = Object.fromEntries(Object.entries(BUILD.runtime).map(([boot, paths]) => [boot, paths.map(absolute)]));
 const RUNTIME_DIRS = BUILD.dirs.map(absolute);
 
-// Where the browser supports it (static routing), the runtime and the assets are read from the cache
-// without starting this worker's script for each of them (a miss goes to the network).
+// Where the browser supports it (static routing), the runtime, the assets and this build's pages are
+// read from the cache without starting this worker's script for each of them (a miss goes to the
+// network). A later visit's page then does not wait for the worker to start (bench's warm first
+// result, 4 alternated rounds: 808-897 ms against 845-972 ms). A page with a query, or one this build
+// lacks, comes through page() below (its query ignored; offline, the language's 404 page).
 function addRoutes(event) {
   const path = new URL(SCOPE).pathname;
-  const cached = (pattern) => ({ condition: { urlPattern: new URLPattern({ pathname: path + pattern }) },
+  const cached = (pathname, search = "*") => ({ condition: { urlPattern: new URLPattern({ pathname, search }) },
     source: "cache" });
-  return event.addRoutes([cached("pyodide/*"), cached("assets/*")]);
+  const pages = SHELL.filter((href) => href.endsWith("/")).map((href) => cached(new URL(href).pathname, ""));
+  return event.addRoutes([cached(path + "pyodide/*"), cached(path + "assets/*"), ...pages]);
 }
 
 self.addEventListener("install", (event) => {

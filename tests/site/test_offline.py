@@ -95,6 +95,9 @@ def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader,
         live_result(second, host.url + ARTICLE["da"], "da")
         assert second.locator("html").get_attribute("data-kw-boot") == "snapshot"
         assert set(host.counter.requests) <= {"/sw.js"}, host.counter.requests
+        # The page came from the cache by the worker's static route, not through its script (which a
+        # later visit would first have to start): no worker time in the navigation's timing.
+        assert second.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
 
 
 def rebuilt(site: Path) -> str:
