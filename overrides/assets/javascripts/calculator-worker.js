@@ -230,9 +230,9 @@ async function bootPlain(config, downloads) {
   }));
   const py = await Promise.race([stdlibFailure, failOnWasmWarning(started)]);
   const [laterStdlib] = await later;
-  const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
-  py.FS.writeFile(`/lib/python${major}${minor}-later.zip`, laterStdlib);
-  py.runPython(`import sys; sys.path.append("/lib/python${major}${minor}-later.zip")`);
+  const laterPath = stdlibPath(py, "-later");
+  py.FS.writeFile(laterPath, laterStdlib);
+  py.runPython(`import sys; sys.path.append("${laterPath}")`);
   // Not loadPyodide's `packages`: it would fetch the wheels at once, alongside the standard library.
   await py.loadPackage(config.packages, { messageCallback() {} });
   restoreFiles = () => putWholeStdlib(py, config);
@@ -243,12 +243,18 @@ async function bootPlain(config, downloads) {
 // a call that needs a module the boot left out; the importers forget the zip they read before.
 async function putWholeStdlib(py, config) {
   const whole = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
-  const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
-  py.FS.writeFile(`/lib/python${major}${minor}.zip`, new Uint8Array(whole));
+  py.FS.writeFile(stdlibPath(py), new Uint8Array(whole));
   py.runPython(`import importlib, sys, zipimport
 getattr(zipimport, "_zip_directory_cache", {}).clear()
 sys.path_importer_cache.clear()
 importlib.invalidate_caches()`);
+}
+
+// A standard library zip in Pyodide's file system, by the interpreter's version: /lib/python3XY<suffix>.zip
+// (without a suffix, the one on sys.path from the start).
+function stdlibPath(py, suffix = "") {
+  const [major, minor] = py.runPython("import sys; sys.version_info[:2]").toJs();
+  return `/lib/python${major}${minor}${suffix}.zip`;
 }
 
 // The (empty) standard library a snapshot boot gives Pyodide: the restored interpreter has what it needs.
