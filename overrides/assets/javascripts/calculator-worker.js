@@ -50,8 +50,15 @@ async function cachedSnapshot(config) {
 const RATE = 8000; // decoded bytes per ms
 
 // Imported as soon as the worker is asked to boot (the page is already downloading the .wasm); the
-// larger one fetched first, timed, then imported from the HTTP cache (/pyodide/ is immutable).
-function importModules(config) {
+// larger one fetched first, timed, then imported from the HTTP cache (/pyodide/ is immutable). With the
+// snapshot already here (`cached`) there is no line to judge: both are imported at once.
+function importModules(config, cached) {
+  if (cached) {
+    const modules = Promise.all([import(config.loader), import(config.asm)])
+      .then(([{ loadPyodide }, module]) => ({ loadPyodide, createPyodideModule: module.default }));
+    modules.then(() => postMessage({ type: "step" }), () => {});
+    return { modules, fast: Promise.resolve(true) };
+  }
   let answered = 0;
   const asm = fetch(config.asm).then((response) => {
     answered = performance.now();
@@ -100,11 +107,24 @@ function counting(response) {
   return new Response(response.body.pipeThrough(counter), { headers: response.headers });
 }
 
+const YIELD_BYTES = 2 ** 20;
+
+// Resolves after the tasks already queued have run (scheduler.yield where the browser has it).
+function yieldToTasks() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
 // snapshot.bin is the gzip of a sparse image (wiki/runtime.py, sparse()): magic, u32 image length,
 // u32 segment count, (u32 offset, u32 length) per segment, then the segments' bytes; the rest of the
 // image is zeros. It is decompressed and written into the image while it downloads.
 async function readSnapshot(response, onImage) {
   const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
+  let sinceYield = 0;
   let head = new Uint8Array(0); // header and table, until they are complete
   let image = null;
   let segments = null;
@@ -114,6 +134,13 @@ async function readSnapshot(response, onImage) {
     const { done, value } = await reader.read();
     if (done) break;
     let chunk = value;
+    // From a cache the chunks come faster than they are written, and the loop would run to its end
+    // before any other task: let Pyodide's JavaScript and the compiled .wasm in meanwhile.
+    sinceYield += chunk.length;
+    if (sinceYield >= YIELD_BYTES) {
+      sinceYield = 0;
+      await yieldToTasks();
+    }
     if (!segments) {
       const joined = new Uint8Array(head.length + chunk.length);
       joined.set(head);
@@ -173,12 +200,34 @@ async function withCompiledWasm(compiled, create) {
   }
 }
 
+// While Pyodide starts, it wraps a few hundred JavaScript functions for its function table, compiling one
+// tiny WebAssembly module per function (Emscripten's convertJsFunctionToWasm); the module depends only
+// on the signature, so one per signature is compiled and the others share it.
+async function withSharedAdapters(run) {
+  const Module = WebAssembly.Module;
+  const compiled = new Map();
+  WebAssembly.Module = new Proxy(Module, {
+    construct(target, args) {
+      const [bytes] = args;
+      if (!(bytes instanceof Uint8Array) || bytes.length > 256) return new target(...args);
+      const key = String.fromCharCode(...bytes);
+      if (!compiled.has(key)) compiled.set(key, new target(bytes));
+      return compiled.get(key);
+    },
+  });
+  try {
+    return await run();
+  } finally {
+    WebAssembly.Module = Module;
+  }
+}
+
 // Pyodide waits for the snapshot before it creates its module; it gets the image as soon as its size
 // is known instead, and the module is created (and the .wasm instantiated) while the image fills.
 async function bootFromSnapshot(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
   const image = await downloads.image;
-  const py = await failOnWasmWarning(loadPyodide({
+  const py = await withSharedAdapters(() => failOnWasmWarning(loadPyodide({
     indexURL: config.pyodide,
     lockFileURL: config.lock,
     packageBaseUrl: new URL(".", config.lock).href, // our wheels sit next to our lock file; never a CDN
@@ -191,7 +240,7 @@ async function bootFromSnapshot(config, downloads) {
       growHeap(module, snapshot.length - new Uint32Array(snapshot.buffer, 0, 2)[1] + HEAP_HEADROOM);
       return module;
     },
-  }));
+  })));
   py.runPython("import random; random.seed()"); // every restore would otherwise share one random state
   // The snapshot holds memory, not files. Everything is pre-warmed, so the files are only put back
   // if a call ever needs one (a lazy import, a data file); doing it eagerly would delay first results.
@@ -301,7 +350,7 @@ async function download(url) {
 // the next visit. Under Save-Data or on 2G (config.frugal) neither is fetched.
 async function boot(config) {
   const cached = await cachedSnapshot(config);
-  const { modules, fast } = importModules(config);
+  const { modules, fast } = importModules(config, Boolean(cached));
   // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
   const wasmFailure = compiledWasm.then(() => new Promise(() => {}));
   let snapshotResponse = null;
