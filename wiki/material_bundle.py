@@ -12,6 +12,10 @@ with the patch's name: a patch never silently stops applying.
   where it waits until search is opened. Here it always waits: that work (~150 ms of CPU here,
   several times that on a phone) is done only for a reader who opens search, and never while a
   calculator is starting.
+- `index-for-highlight-on-demand`: with `search.highlight`, Material fetches the page language's search
+  index on every page view, to highlight the terms of a search result that was followed (`?h=` in the
+  URL). Here the index is fetched only for such a page; any other page view fetches no index (about
+  13 KB gzipped) until search is opened.
 - `palette-switching-on-change`: Material marks the body `data-md-color-switching` while it applies a
   palette, so that its `[data-md-color-switching] *` rule stops transitions; it does so at load too,
   where the palette is usually the one the page already shows. Setting and removing that attribute
@@ -51,6 +55,11 @@ PATCHES = (
     # combineLatest([of(location.protocol !== "file:"), watchToggle("search")]), minified.
     Patch("search-on-demand", re.compile(r'([\w$]+)\(location\.protocol!=="file:"\)(,[\w$]+\("search"\))'),
           r"\1(!1)\2", 1),
+    # function mountSearchHighlight(el, { index$, location$ }) { return combineLatest([index$, location$...  ->
+    # index$ only when the page has ?h=, else an observable that never emits (nothing is fetched).
+    Patch("index-for-highlight-on-demand",
+          re.compile(r'(\{index\$:([\w$]+),location\$:[\w$]+\}\)\{return [\w$]+\(\[)\2,'),
+          r'\1new URLSearchParams(location.search).has("h")?\2:new \2.constructor(()=>{}),', 1),
     # palette$.subscribe(palette => { if (body.setAttribute("data-md-color-switching", ""), ...  ->  only when
     # the palette's colours differ from the body's
     Patch("palette-switching-on-change",

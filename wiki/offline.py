@@ -4,9 +4,11 @@ The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`,
 
 - `cache`: `kw-<digest>`, a digest of every file the worker keeps (and of its own source), so a build
   that changes anything is a new `sw.js`, installs a new cache and deletes the old one;
-- `shell`: what is cached at install (small: ~0.3 MB over the wire): every page of both languages,
-  the theme's assets without source maps, the search indexes and the Lunr scripts of the site's
-  languages, the sitemap;
+- `shell`: what is cached at install (~0.1 MB over the wire once the page has loaded): every page
+  of both languages, the theme's assets without source maps, the sitemap;
+- `later`: what only a search loads (each language's index, the Lunr scripts of the site's
+  languages), cached as the reader's first search fetches it: a reader who never searches does not
+  download it (~32 KB gzipped), and one who searched once online searches offline too;
 - `runtime`: the files of each boot (`Runtime.boot_files`), kept once a boot has fetched them;
 - `dirs`: the runtime's versioned folders, served cache-first.
 
@@ -28,10 +30,12 @@ SCRIPT = "sw.js"
 LEFT_OUT = ("pyodide/", "bench-")
 LEFT_OUT_SUFFIXES = (".map", ".gz")
 LUNR = "assets/javascripts/lunr/"
+SEARCH_INDEX = "search/search_index.json"  # one per language: search/, fr/search/
 
 
 def shell_paths(site_dir: Path, languages: Iterable[str]) -> list[str]:
-    """The URL paths (relative to the site root) cached at install: pages as their folder URL."""
+    """The URL paths (relative to the site root) of the build's files the worker keeps: pages as their
+    folder URL."""
     lunr = {f"{LUNR}min/lunr.{name}.min.js" for name in ("stemmer.support", "multi", *languages)}
     paths = []
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
@@ -46,17 +50,25 @@ def shell_paths(site_dir: Path, languages: Iterable[str]) -> list[str]:
     return paths
 
 
+def only_for_search(rel: str) -> bool:
+    """Whether only a search loads this file (it is cached on first use, not at install). Material's
+    search worker is not one: every page starts it."""
+    return rel.startswith(LUNR) or rel.endswith(SEARCH_INDEX)
+
+
 def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> dict[str, object]:
-    """What `sw.js` is given: its cache name, the shell, the runtime's files and folders."""
-    shell = shell_paths(site_dir, languages)
+    """What `sw.js` is given: its cache name, the shell, search's files, the runtime's files and folders."""
+    paths = shell_paths(site_dir, languages)
+    shell = [rel for rel in paths if not only_for_search(rel)]
+    later = [rel for rel in paths if only_for_search(rel)]
     boots = runtime.boot_files() if runtime else {"common": [], "snapshot": [], "plain": []}
     dirs = [runtime.pyodide_url, runtime.app_url] if runtime else []
     sha = hashlib.sha256(SOURCE.read_bytes())
-    for rel in shell:
+    for rel in paths:
         file = site_dir / (rel + "index.html" if rel == "" or rel.endswith("/") else rel)
         sha.update(rel.encode() + b"\0" + file.read_bytes())
     sha.update(json.dumps([boots, dirs]).encode())
-    return {"cache": "kw-" + sha.hexdigest()[:16], "shell": shell, "runtime": boots, "dirs": dirs}
+    return {"cache": "kw-" + sha.hexdigest()[:16], "shell": shell, "later": later, "runtime": boots, "dirs": dirs}
 
 
 def write_service_worker(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> Path:

@@ -1,14 +1,15 @@
 // Service worker of the Kentino Wiki: both languages' pages read offline, and the live calculators'
 // runtime kept so that every later page and visit boots without asking the network.
 // The build (wiki/offline.py) writes this file to the site root as sw.js, after one line that defines
-//   BUILD = {cache, shell, runtime: {common, snapshot, plain}, dirs}
+//   BUILD = {cache, shell, later, runtime: {common, snapshot, plain}, dirs}
 // (URLs relative to the site root): its scope is the site root, wherever the site is hosted.
 //
-// - The shell (every page of both languages, the theme's and our assets, the search indexes) is
-//   cached at install and served from the cache. Pages and assets of one build always come together
-//   (our own scripts have no content hash in their names); a new build is a new sw.js, which the
-//   browser finds when it checks for an update after a navigation: it caches the new build, takes
-//   over and deletes the old cache, and the next page is the new build's.
+// - The shell (every page of both languages, the theme's and our assets) is cached at install and
+//   served from the cache. What only a search loads (`later`: the indexes, Lunr) is cached as a first
+//   search fetches it: a reader who never searches does not download it. Pages and assets of one
+//   build always come together (our own scripts have no content hash in their names); a new build is
+//   a new sw.js, which the browser finds when it checks for an update after a navigation: it caches
+//   the new build, takes over and deletes the old cache, and the next page is the new build's.
 // - The runtime (/pyodide/: paths versioned by Pyodide's version and our content digest, immutable)
 //   is cache-first: cached as a boot fetches it, or copied from the browser's HTTP cache when the
 //   page says a boot is done ("keep"); never downloaded for the cache alone (Save-Data, 2G, metered
@@ -19,20 +20,24 @@ const SCOPE = new URL("./", self.location).href;
 const absolute = (path) => new URL(path, SCOPE).href;
 const SHELL = BUILD.shell.map(absolute);
 const SHELL_SET = new Set(SHELL);
+const LATER_SET = new Set(BUILD.later.map(absolute));
 const RUNTIME = Object.fromEntries(Object.entries(BUILD.runtime).map(([boot, paths]) => [boot, paths.map(absolute)]));
 const RUNTIME_DIRS = BUILD.dirs.map(absolute);
 
-// Where the browser supports it (static routing), the runtime, the assets and this build's pages are
+// Where the browser supports it (static routing), the runtime, this build's assets and its pages are
 // read from the cache without starting this worker's script for each of them (a miss goes to the
-// network). A later visit's page then does not wait for the worker to start (bench's warm first
-// result, 4 alternated rounds: 808-897 ms against 845-972 ms). A page with a query, or one this build
+// network). Search's `later` files are not routed: the worker caches them as they are fetched. A later
+// visit's page then does not wait for the worker to start (bench's warm first result, 4 alternated
+// rounds: 808-897 ms against 845-972 ms). A page with a query, or one this build
 // lacks, comes through page() below (its query ignored; offline, the language's 404 page).
 function addRoutes(event) {
   const path = new URL(SCOPE).pathname;
   const cached = (pathname, search = "*") => ({ condition: { urlPattern: new URLPattern({ pathname, search }) },
     source: "cache" });
   const pages = SHELL.filter((href) => href.endsWith("/")).map((href) => cached(new URL(href).pathname, ""));
-  return event.addRoutes([cached(path + "pyodide/*"), cached(path + "assets/*"), ...pages]);
+  const assets = SHELL.filter((href) => href.startsWith(absolute("assets/")))
+    .map((href) => cached(new URL(href).pathname));
+  return event.addRoutes([cached(path + "pyodide/*"), ...assets, ...pages]);
 }
 
 self.addEventListener("install", (event) => {
@@ -75,15 +80,15 @@ async function page(request) {
   }
 }
 
-// A runtime file: from the cache, else fetched (the request keeps the client's abort signal and cache
-// mode) and cached on the way if whole.
-async function runtimeFile(event) {
+// A runtime file (by its URL) or a file of search (without its query): from the cache, else fetched (the
+// request keeps the client's abort signal and cache mode) and cached on the way under `key` if whole.
+async function keptOnFetch(event, key) {
   const cache = await caches.open(BUILD.cache);
-  const held = await cache.match(event.request.url);
+  const held = await cache.match(key);
   if (held) return held;
   const response = await fetch(event.request);
   if (response.status === 200 && response.type === "basic") {
-    event.waitUntil(cache.put(event.request.url, response.clone()).catch(() => {}));
+    event.waitUntil(cache.put(key, response.clone()).catch(() => {}));
   }
   return response;
 }
@@ -97,12 +102,15 @@ self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || request.headers.has("range")) return;
   const href = request.url.split("#")[0];
+  const file = href.split("?")[0];
   if (request.mode === "navigate") {
     if (href.startsWith(SCOPE)) event.respondWith(page(request));
   } else if (RUNTIME_DIRS.some((dir) => href.startsWith(dir))) {
-    event.respondWith(runtimeFile(event));
-  } else if (SHELL_SET.has(href.split("?")[0])) {
+    event.respondWith(keptOnFetch(event, request.url));
+  } else if (SHELL_SET.has(file)) {
     event.respondWith(shellFile(request));
+  } else if (LATER_SET.has(file)) {
+    event.respondWith(keptOnFetch(event, file));
   }
 });
 

@@ -102,6 +102,19 @@ def test_the_search_index_is_built_only_once_search_is_opened(page, server) -> N
     assert server.url + "assets/javascripts/lunr/min/lunr.da.min.js" in page.requested_urls
 
 
+def test_a_page_fetches_its_search_index_only_for_a_search_or_a_followed_result(page, server) -> None:
+    page.goto(server.url + "fr/scale-out/")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)
+    assert [u for u in page.requested_urls if u.endswith("search_index.json")] == []
+    # A result followed from search (?h=) highlights the searched word, with the index it then fetches.
+    page.goto(server.url + "fr/scale-out/?h=n%C5%93uds")
+    marks = page.locator("article mark[data-md-highlight]")
+    marks.first.wait_for(timeout=15000)
+    assert marks.first.inner_text().lower().startswith("nœud")
+    assert [u for u in page.requested_urls if u.endswith("search_index.json")] == [server.url + "fr/search/search_index.json"]
+
+
 @pytest.mark.parametrize("path", ["", "scale-out/", "fr/", "fr/scale-out/"])
 def test_pages_load_cleanly_and_only_from_127_0_0_1(page, server, path: str) -> None:
     failed, errors = [], []

@@ -12,11 +12,13 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Host
+from tests.site.test_browser import search
 from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
 from harness.site import runtime_config
 from widgets import view
@@ -98,6 +100,21 @@ def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader,
         # The page came from the cache by the worker's static route, not through its script (which a
         # later visit would first have to start): no worker time in the navigation's timing.
         assert second.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
+
+
+def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_works_offline(
+        reader, site_dir: Path, tmp_path: Path) -> None:
+    page = reader.new_page()
+    with Host(served_copy(site_dir, tmp_path / "site")) as host:
+        base = host.url
+        page.goto(base + ARTICLE["fr"])
+        page.wait_for_selector('html[data-kw-offline="pages"]', state="attached", timeout=60000)
+        page.wait_for_timeout(500)  # the install is done: anything it fetched has been asked for
+        assert [p for p in host.counter.requests if p.endswith("search_index.json") or "/lunr/" in p] == []
+        assert any(urlparse(href).path == "/" + ARTICLE["fr"] for href in search(page, "nœuds"))
+    reader.set_offline(True)  # and the host is gone
+    page.goto(base + ARTICLE["fr"])
+    assert any(urlparse(href).path == "/" + ARTICLE["fr"] for href in search(page, "nœuds"))
 
 
 def rebuilt(site: Path) -> str:
