@@ -131,7 +131,9 @@ def without_embeds(markdown: str) -> str:
 
 
 def build_times(work: Path, runs: int) -> dict[str, float]:
-    """Median build time of the site, and of the same Markdown without the calculator fences."""
+    """Median build time of the site, and of the same Markdown without the calculator fences; the ratio
+    is the median of `runs` pairs built one after the other (this machine's speed drifts from minute to
+    minute: a block of five of each would compare two different machines)."""
     from harness.site import copy_project
 
     plain_root = work / "plain-project"
@@ -140,10 +142,12 @@ def build_times(work: Path, runs: int) -> dict[str, float]:
     for page in (plain_root / "docs").glob("*.md"):
         page.write_text(without_embeds(page.read_text(encoding="utf-8")), encoding="utf-8")
     mkdocs_build(ROOT / "mkdocs.yml", work / "warm-up")  # fills build/runtime/ if the sources changed
-    full = [mkdocs_build(ROOT / "mkdocs.yml", work / f"full-{i}") for i in range(runs)]
-    plain = [mkdocs_build(plain_config, work / f"plain-{i}") for i in range(runs)]
+    full, plain = [], []
+    for i in range(runs):
+        full.append(mkdocs_build(ROOT / "mkdocs.yml", work / f"full-{i}"))
+        plain.append(mkdocs_build(plain_config, work / f"plain-{i}"))
     return {"build_s": round(statistics.median(full), 2), "plain_build_s": round(statistics.median(plain), 2),
-            "build_ratio": round(statistics.median(full) / statistics.median(plain), 2)}
+            "build_ratio": round(statistics.median(f / p for f, p in zip(full, plain, strict=True)), 2)}
 
 
 def launch(playwright, chromium: str, profile: str):
