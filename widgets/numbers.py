@@ -79,6 +79,7 @@ def days(value: float, lang: str) -> str:
     return format_unit(round(value), "duration-day", length="long", locale=locale(lang))
 
 
+@lru_cache(maxsize=4096, typed=True)  # a view shows every field's value; most are unchanged (True is not 1)
 def input_text(value: float | int, lang: str) -> str:
     """How a form field shows a preset: grouped, as many decimals as the value has (round-trips)."""
     if isinstance(value, bool):
