@@ -14,6 +14,7 @@ on top of each other (`_place`); series differ by dash pattern as well as by col
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -50,7 +51,8 @@ def _label(x: float, y: float, label: str, anchor: str = "middle", cls: str = "k
     return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(label)}</text>'
 
 
-def _place(labels: list[tuple[float, str]], rows: list[float]) -> list[tuple[float, float, str, str]]:
+@lru_cache(maxsize=256)  # pure; a recomputed figure mostly repeats its marks
+def _place(labels: tuple[tuple[float, str], ...], rows: tuple[float, ...]) -> tuple[tuple[float, float, str, str], ...]:
     """Put centred labels into the first row where they overlap no other; add rows below as needed.
 
     Returns (x, y, label, anchor); a label is kept inside 0..WIDTH by anchoring it at the edge.
@@ -70,10 +72,11 @@ def _place(labels: list[tuple[float, str]], rows: list[float]) -> list[tuple[flo
                 taken.setdefault(y, []).append((left, left + w))
                 placed.append((ax, y, label, anchor))
                 break
-    return placed
+    return tuple(placed)
 
 
-def _legend(items: list[tuple[str, str]], y: float, swatch: str) -> tuple[list[str], float]:
+@lru_cache(maxsize=64)  # pure; a figure's legend changes only with its language and series
+def _legend(items: tuple[tuple[str, str], ...], y: float, swatch: str) -> tuple[tuple[str, ...], float]:
     """Legend entries (class, label) in rows that wrap at WIDTH; returns the SVG and the last baseline."""
     body, x = [], 0.0
     for cls, label in items:
@@ -87,7 +90,7 @@ def _legend(items: list[tuple[str, str]], y: float, swatch: str) -> tuple[list[s
                         f'y2="{y - 4:.1f}"/>')
         body.append(_label(x + 22, y, label, "start"))
         x += advance
-    return body, y
+    return tuple(body), y
 
 
 def vram_bar(values: dict[str, Any], lang: str) -> str:
@@ -116,12 +119,12 @@ def vram_bar(values: dict[str, Any], lang: str) -> str:
         cls = "kw-svg__limit" if lx == vram * scale and over > 0 else "kw-svg__rule"
         body.append(f'<line class="{cls}" x1="{lx:.1f}" x2="{lx:.1f}" y1="{top - 4}" y2="{top + BAR_HEIGHT + 4}"/>')
     # Labels above the bar first, then below it, then further rows: none on another.
-    placed = _place(marks, [top - 5, top + BAR_HEIGHT + 15])
+    placed = _place(tuple(marks), (top - 5, top + BAR_HEIGHT + 15))
     body += [_label(px, py, label, anchor) for px, py, label, anchor in placed]
     bottom = max(top + BAR_HEIGHT, *(py for _, py, _, _ in placed))
-    items = [(cls, text(lang, strings.UI[msg])) for cls, msg in (
+    items = tuple((cls, text(lang, strings.UI[msg])) for cls, msg in (
         ("weights", "legend_weights"), ("kv", "legend_kv"), ("overhead", "legend_overhead"),
-        ("free", "legend_free"), ("over", "legend_over")) if cls != "over" or over > 0]
+        ("free", "legend_free"), ("over", "legend_over")) if cls != "over" or over > 0)
     legend, last = _legend(items, bottom + ROW + 8, "rect")
     body += legend
     title = text(lang, strings.UI["figure_vram"], weights_gb=numbers.gigabytes(weights, lang),
@@ -174,7 +177,7 @@ def scaling_chart(values: dict[str, Any], lang: str) -> str:
     anchor = "end" if mx + text_width(label) / 2 > WIDTH else "middle"
     body.append(f'<circle class="kw-svg__yours" cx="{mx:.1f}" cy="{my:.1f}" r="7"/>')
     body.append(_label(mx, ly, label, anchor, "kw-svg__label kw-svg__label--yours"))
-    items = [(f"kw-svg__series--{i}", text(lang, strings.CHOICES[fabric])) for i, fabric in enumerate(fabrics)]
+    items = tuple((f"kw-svg__series--{i}", text(lang, strings.CHOICES[fabric])) for i, fabric in enumerate(fabrics))
     legend, last = _legend(items, top + plot_h + 54, "line")
     body += legend
     return _svg(WIDTH, last + 6, text(lang, strings.UI["figure_scaling"]), body)
