@@ -98,6 +98,8 @@ def parse(text: str, lang: str) -> int | float:
     separator (`1.5` in Danish has no group of three). Exponents, words and empty text are refused.
     """
     text = text.strip()
+    if text.isascii() and text.isdigit():  # what readers mostly type; the same value in every locale
+        return _to_python(Decimal(text), text)
     if not NUMBER_CHARS.fullmatch(text):
         raise NotANumber(text)
     group = locale(lang).number_symbols["latn"]["group"]

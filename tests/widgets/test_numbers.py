@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from babel.numbers import parse_decimal
 
 from widgets import numbers
 
@@ -36,6 +37,14 @@ def test_percent(lang: str, expected: str) -> None:
 ])
 def test_parse_accepts_the_locale_way(lang: str, text: str, value: float) -> None:
     assert numbers.parse(text, lang) == value
+
+
+@pytest.mark.parametrize("text", ["0", "007", "1037", "32768", "99999999999999999", "1" * 40])
+@pytest.mark.parametrize("lang", ["da", "fr"])
+def test_parse_reads_plain_digits_as_babel_does(lang: str, text: str) -> None:
+    """Digits alone skip Babel's parser (a keystroke's common case); the value is the one Babel reads."""
+    expected = parse_decimal(text, locale=lang, strict=True)
+    assert numbers.parse(text, lang) == (int(expected) if expected < 10**15 else float(expected))
 
 
 @pytest.mark.parametrize("text", ["", "  ", "abc", "1e999", "1e5", "1.2.3", "0x10", "∞", "1,2,3", "NaN", "½"])
