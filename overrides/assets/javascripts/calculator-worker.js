@@ -53,18 +53,12 @@ const RATE = 8000; // decoded bytes per ms
 // larger one fetched first, timed, then imported from the HTTP cache (/pyodide/ is immutable). With the
 // snapshot already here (`cached`) there is no line to judge: both are imported at once.
 function importModules(config, cached) {
-  if (cached) {
-    const modules = Promise.all([import(config.loader), import(config.asm)])
-      .then(([{ loadPyodide }, module]) => ({ loadPyodide, createPyodideModule: module.default }));
-    modules.then(() => postMessage({ type: "step" }), () => {});
-    return { modules, fast: Promise.resolve(true) };
-  }
   let answered = 0;
-  const asm = fetch(config.asm).then((response) => {
+  const asm = cached ? Promise.resolve(null) : fetch(config.asm).then((response) => {
     answered = performance.now();
     return response.arrayBuffer();
   });
-  const fast = asm.then((bytes) => bytes.byteLength >= RATE * (performance.now() - answered));
+  const fast = asm.then((bytes) => !bytes || bytes.byteLength >= RATE * (performance.now() - answered));
   const modules = Promise.all([import(config.loader), asm.then(() => import(config.asm))])
     .then(([{ loadPyodide }, module]) => ({ loadPyodide, createPyodideModule: module.default }));
   modules.then(() => postMessage({ type: "step" }), () => {});
