@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from babel.numbers import parse_decimal
+from babel.units import format_unit
 
 from widgets import numbers
 
@@ -22,6 +23,26 @@ def test_decimal_grouping_and_comma(lang: str, expected: str) -> None:
 ])
 def test_gigabytes_use_cldr_units(lang: str, value: float, expected: str) -> None:
     assert numbers.gigabytes(value, lang) == expected
+
+
+# Values around every plural category, rounding edge and grouping step of da and fr.
+UNIT_VALUES = [0, 0.04, 0.05, 0.5, 1, 1.0, 1.04, 1.5, 2, 5, 16.911, 99.94, 99.95, 100, 405.85, 999.5, 1000,
+               1220.13, 123456.789, 1_000_000, 1_000_001, 2_500_000.4]
+
+
+@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("value", UNIT_VALUES)
+def test_units_read_as_babels_format_unit(lang: str, value: float) -> None:
+    """The cached unit patterns write what Babel's format_unit writes (it is called once per pattern)."""
+    locale = numbers.locale(lang)
+    digits = 0 if abs(value) >= 100 else 1
+    assert numbers.gigabytes(value, lang) == format_unit(
+        round(value, digits), "digital-gigabyte", length="short", locale=locale,
+        format=numbers._decimal_format(lang, digits))
+    assert numbers.byte_count(round(value * 1000), lang) == format_unit(
+        round(round(value * 1000) / 1000, 1), "digital-kilobyte", length="short", locale=locale,
+        format=numbers._decimal_format(lang, 1))
+    assert numbers.days(value, lang) == format_unit(round(value), "duration-day", length="long", locale=locale)
 
 
 @pytest.mark.parametrize(("lang", "expected"), [("da", f"52,8{NBSP}%"), ("fr", f"52,8{NBSP}%")])
