@@ -134,6 +134,17 @@ def max_context(model: Model, kv_precision: str, concurrency: int, budget_gb: fl
         return 0
     if fits(MAX_CONTEXT):
         return MAX_CONTEXT
+    # The cache grows linearly in the context on each side of a sliding window: the linear answer,
+    # confirmed by the same test, spares the bisection (float rounding may move it by one).
+    per_token = model.kv_elems_per_token_layer * A.KV_BYTES[kv_precision] / 1e9 * concurrency
+    full, sliding = model.layers - model.sliding_layers, model.sliding_layers
+    guesses = [budget_gb / (per_token * (full + sliding))]
+    if sliding and full:
+        guesses.append((budget_gb / per_token - sliding * model.sliding_window) / full)
+    for guess in guesses:
+        for ctx in (int(guess), int(guess) - 1, int(guess) + 1):
+            if 1 <= ctx < MAX_CONTEXT and fits(ctx) and not fits(ctx + 1):
+                return ctx
     low, high = 1, MAX_CONTEXT  # fits(low), not fits(high)
     while high - low > 1:
         mid = (low + high) // 2
