@@ -9,12 +9,13 @@ revalidation), and measures, on this machine:
   HTTP cache on); medians. These visits, and the plain boot's, run in a browser with no debugger
   attached (`harness/chromium.py`; Playwright would hold every new worker until its driver lets it
   run) and the page reports its own timeline (`PROBE_JS`, served by `Host.probe()`);
-- input → updated DOM, p50 and p95 over `--edits` edits;
+- input → updated DOM, p50 and p95 over `--edits` edits of a first visit, medians of `--runs` visits;
 - bytes transferred before any interaction, and in all once the worker is ready;
 - the build of both languages, and of the same Markdown without the calculators, as a ratio;
 - one `calculators.run` call per calculator on CPython;
 - a plain Pyodide boot of the same pinned version (main thread, no snapshot, minimal page), cold and
-  warm, so our first live result is also reported as a ratio to it;
+  warm, so our first live result is also reported as a ratio to it (cold: the median of the ratios of
+  `--runs` pairs, one visit of each in turn);
 - the first live result, cold, with the snapshot missing (the worker's plain boot with our wheels):
   what the snapshot saves on the same page.
 
@@ -160,25 +161,43 @@ def launch(playwright, chromium: str, profile: str):
     return context
 
 
-def cold_and_warm(chromium: str, host: Host, url: str, runs: int, warm: bool = True) -> tuple[list, list]:
+def cold_and_warm(chromium: str, host: Host, url: str, runs: int, warm: bool = True,
+                  cold: bool = True) -> tuple[list, list]:
     """`runs` cold visits (a new browser on a fresh profile each) and, with `warm`, `runs` warm ones (one
     profile: a first visit fills its HTTP cache, the next ones are measured)."""
-    cold, warm_runs = [], []
-    for _ in range(runs):
+    cold_runs, warm_runs = [], []
+    for _ in range(runs if cold else 0):
         with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
                 Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
-            cold.append(visit(browser, host, url))
+            cold_runs.append(visit(browser, host, url))
     if warm:
         with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
                 Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
             visit(browser, host, url)
             warm_runs = [visit(browser, host, url) for _ in range(runs)]
-    return cold, warm_runs
+    return cold_runs, warm_runs
 
 
-def browser_runs(chromium: str, host: Host, runs: int) -> dict[str, object]:
-    """Cold and warm visits of the article with an immediate first input; medians of `runs`."""
-    cold, warm = cold_and_warm(chromium, host, host.url + ARTICLE, runs)
+def cold_pairs(chromium: str, host: Host, urls: tuple[str, str], runs: int) -> tuple[list, list]:
+    """`runs` cold visits of each of two pages, alternated (a new browser on a fresh profile each): a
+    ratio of the two is taken pair by pair, so that the machine's speed, which moves from one minute to
+    the next, weighs on both sides of each pair alike."""
+    first, second = [], []
+    for _ in range(runs):
+        for url, visits in zip(urls, (first, second), strict=True):
+            with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
+                    Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
+                visits.append(visit(browser, host, url))
+    return first, second
+
+
+def browser_runs(chromium: str, host: Host, site: Path, runs: int) -> dict[str, object]:
+    """Cold and warm visits of the article with an immediate first input, and of the plain boot: medians
+    of `runs`; the article's cold visits alternate with the plain boot's (`cold_pairs`)."""
+    plain_url = host.url + plain_boot_page(site)
+    cold, plain_cold = cold_pairs(chromium, host, (host.url + ARTICLE, plain_url), runs)
+    _, warm = cold_and_warm(chromium, host, host.url + ARTICLE, runs, cold=False)
+    _, plain_warm = cold_and_warm(chromium, host, plain_url, runs, cold=False)
     errors = [t for t in cold + warm if "error" in t]
     if errors:
         raise SystemExit(f"the live calculator failed to start in {len(errors)} visit(s): {errors[0]}")
@@ -189,7 +208,10 @@ def browser_runs(chromium: str, host: Host, runs: int) -> dict[str, object]:
     return {"fcp_cold_ms": med(cold, "fcp"), "numbers_in_html": all("numbers_in_dom" in r for r in cold),
             "ready_cold_ms": med(cold, "ready"), "first_live_cold_ms": med(cold, "first_live"),
             "fcp_warm_ms": med(warm, "fcp"), "ready_warm_ms": med(warm, "ready"),
-            "first_live_warm_ms": med(warm, "first_live"), "cold_runs": cold, "warm_runs": warm}
+            "first_live_warm_ms": med(warm, "first_live"), "cold_runs": cold, "warm_runs": warm,
+            "plain_boot_cold_ms": med(plain_cold, "first_live"), "plain_boot_warm_ms": med(plain_warm, "first_live"),
+            "speedup_vs_plain_boot": round(statistics.median(
+                p["first_live"] / o["first_live"] for o, p in zip(cold, plain_cold, strict=True)), 2)}
 
 
 def fallback_runs(chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
@@ -226,28 +248,26 @@ def bytes_transferred(playwright, chromium: str, host: Host) -> dict[str, float]
             len(before_requests), "bytes_after_ready_kb": round(total / 1000, 1)}
 
 
-def input_latency(playwright, chromium: str, host: Host, edits: int) -> dict[str, float]:
+def input_latency(playwright, chromium: str, host: Host, edits: int, visits: int) -> dict[str, object]:
     """Input → DOM latency over `edits` edits of the vram_fit widget, each to a context length never
-    computed before (no result can come from a cache)."""
-    browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-    try:
-        page = browser.new_page(bypass_csp=True)
-        page.goto(host.url + ARTICLE)
-        page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
-        page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'ready'",
-                               timeout=60000)
-        samples = [page.evaluate(EDIT_JS, ["context", str(1000 + 37 * i)]) for i in range(edits)]
-    finally:
-        browser.close()
-    return {"input_to_dom_p50_ms": percentile(samples, 0.5), "input_to_dom_p95_ms": percentile(samples, 0.95),
-            "input_edits": len(samples)}
-
-
-def plain_boot(chromium: str, host: Host, site: Path, runs: int) -> dict[str, float]:
-    """A plain Pyodide boot (main thread, no snapshot, no packages) of the same files, cold and warm."""
-    cold, warm = cold_and_warm(chromium, host, host.url + plain_boot_page(site), runs)
-    return {"plain_boot_cold_ms": median([r["first_live"] for r in cold]),
-            "plain_boot_warm_ms": median([r["first_live"] for r in warm])}
+    computed before (no result can come from a cache), in each of `visits` first visits (a new browser
+    each): the median of their p50s and of their p95s, as for the boot's figures."""
+    per_visit = []
+    for _ in range(visits):
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(bypass_csp=True)
+            page.goto(host.url + ARTICLE)
+            page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+            page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'ready'",
+                                   timeout=60000)
+            samples = [page.evaluate(EDIT_JS, ["context", str(1000 + 37 * i)]) for i in range(edits)]
+        finally:
+            browser.close()
+        per_visit.append({"p50": percentile(samples, 0.5), "p95": percentile(samples, 0.95)})
+    return {"input_to_dom_p50_ms": median([v["p50"] for v in per_visit]),
+            "input_to_dom_p95_ms": median([v["p95"] for v in per_visit]),
+            "input_edits": edits, "input_visits": per_visit}
 
 
 def plain_boot_page(site: Path) -> str:
@@ -414,16 +434,14 @@ def main(argv: list[str] | None = None) -> int:
         with Host(site) as host:
             with sync_playwright() as playwright:
                 results.update(bytes_transferred(playwright, chromium, host))
-                results.update(input_latency(playwright, chromium, host, args.edits))
+                results.update(input_latency(playwright, chromium, host, args.edits, args.runs))
             if args.lighthouse:
                 results["lighthouse"] = lighthouse(chromium, host)
             # Timings of the boot: no debugger in the browser (harness/chromium.py says why).
             host.probe(PROBE_JS, {"/" + ARTICLE})
-            results.update(browser_runs(chromium, host, args.runs))
-            results.update(plain_boot(chromium, host, site, args.runs))
+            results.update(browser_runs(chromium, host, site, args.runs))
             results.update(fallback_runs(chromium, host, site, args.runs))
         shutil.rmtree(site / "bench-plain-boot", ignore_errors=True)
-    results["speedup_vs_plain_boot"] = round(results["plain_boot_cold_ms"] / results["first_live_cold_ms"], 2)
     results["speedup_vs_plain_boot_warm"] = round(results["plain_boot_warm_ms"] / results["first_live_warm_ms"], 2)
     results["speedup_vs_no_snapshot"] = round(results["first_live_cold_without_snapshot_ms"]
                                               / results["first_live_cold_ms"], 2)
