@@ -46,7 +46,7 @@ class ViewHtml(TypedDict):
     badge: str
     notes: str
     trace: str
-    figure: str
+    figure: str  # SVG or a table, or ""
 
 
 class Controls(TypedDict):
@@ -70,7 +70,6 @@ class View(TypedDict):
     explanation: str
     notes: list[str]
     trace: list[TraceRow]
-    figure: str  # SVG, or ""
     html: ViewHtml
     neutral: dict[str, str]  # the normalized inputs, locale-neutral, for links (`0.7`, `32768`, choice ids)
     controls: Controls

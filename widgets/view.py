@@ -311,7 +311,6 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
         "explanation": explanation(name, result, lang),
         "notes": notes,
         "trace": steps,
-        "figure": figure,
         # The HTML of the pieces that are more than a text, escaped; the page only places it.
         "html": {
             "badge": markup.badge(text(lang, strings.UI["verdict"]), result["verdict"] or "", verdict_text,

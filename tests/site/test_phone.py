@@ -333,7 +333,7 @@ def test_the_scaling_chart_follows_the_inputs_and_marks_the_readers_configuratio
         parsed.innerHTML = fig;
         return document.querySelector('[data-calculator="scaling"] [data-html="figure"]').innerHTML
             === parsed.innerHTML;
-    }""", arg=expected["figure"])
+    }""", arg=expected["html"]["figure"])
     after = marker.evaluate("(c) => [c.getAttribute('cx'), c.getAttribute('cy')]")
     assert float(after[1]) > float(before[1])  # 4 nodes scale worse than 2: the marker is lower
     assert root.locator("svg text").filter(has_text=re.compile(r"^32$")).count() == 1  # the axis reaches 32 GPUs
