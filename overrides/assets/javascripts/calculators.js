@@ -255,9 +255,21 @@ function ask(name, inputs, lang) {
   });
 }
 
+// A widget's fields and the elements its results go into, looked up once: they stay in place, only
+// their values and contents change (each lookup walks the widget's tree, on every keystroke).
+function parts(widget) {
+  if (!widget.kwParts) {
+    const by = (attribute) => Object.fromEntries(
+      [...widget.querySelectorAll(`[${attribute}]`)].map((element) => [element.getAttribute(attribute), element]));
+    widget.kwParts = { fields: [...widget.querySelectorAll("form [name]")], output: by("data-output"),
+      html: by("data-html") };
+  }
+  return widget.kwParts;
+}
+
 function formValues(widget) {
   const values = {};
-  for (const field of widget.querySelectorAll("form [name]")) values[field.name] = field.value;
+  for (const field of parts(widget).fields) values[field.name] = field.value;
   return values;
 }
 
@@ -275,6 +287,9 @@ function setHtml(element, html) {
 }
 
 function showErrors(widget, errors) {
+  const shown = JSON.stringify(errors);
+  if (widget.kwErrors === shown) return; // the usual keystroke: no message before, none after
+  widget.kwErrors = shown;
   for (const slot of widget.querySelectorAll("[data-error-for]")) {
     const message = errors[slot.dataset.errorFor];
     slot.textContent = message || "";
@@ -293,7 +308,10 @@ function showErrors(widget, errors) {
 
 // The fields and options that make sense for the inputs (widgets/view.py `controls`): the rest disabled.
 function applyControls(widget, controls) {
-  for (const field of widget.querySelectorAll("form [name]")) {
+  const shown = JSON.stringify(controls);
+  if (widget.kwControls === shown) return;
+  widget.kwControls = shown;
+  for (const field of parts(widget).fields) {
     const off = controls.disabled.includes(field.name);
     if (field.disabled !== off) field.disabled = off;
     const unavailable = controls.unavailable[field.name] || [];
@@ -332,10 +350,10 @@ function apply(widget, view) {
   widget.kwShown = JSON.stringify(formValues(widget));
   widget.kwNeutral = view.neutral;
   applyControls(widget, view.controls);
-  const out = (key) => widget.querySelector(`[data-output="${key}"]`);
-  for (const [key, text] of Object.entries(view.outputs)) setText(out(key), text);
-  setText(out("explanation"), view.explanation);
-  for (const [key, html] of Object.entries(view.html)) setHtml(widget.querySelector(`[data-html="${key}"]`), html);
+  const { output, html: slots } = parts(widget);
+  for (const [key, text] of Object.entries(view.outputs)) setText(output[key], text);
+  setText(output.explanation, view.explanation);
+  for (const [key, html] of Object.entries(view.html)) setHtml(slots[key], html);
   setText(status, status?.dataset.textReady);
   showAlert(widget);
 }
@@ -456,7 +474,7 @@ function readFragment(hash) {
       } catch {
         continue;
       }
-      const field = [...widget.querySelectorAll("form [name]")].find((f) => f.name === key);
+      const field = parts(widget).fields.find((f) => f.name === key);
       if (!field) continue;
       if (field.tagName === "SELECT") {
         if ([...field.options].some((o) => o.value === value)) values[key] = value;
