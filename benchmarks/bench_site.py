@@ -161,43 +161,40 @@ def launch(playwright, chromium: str, profile: str):
     return context
 
 
-def cold_and_warm(chromium: str, host: Host, url: str, runs: int, warm: bool = True,
-                  cold: bool = True) -> tuple[list, list]:
-    """`runs` cold visits (a new browser on a fresh profile each) and, with `warm`, `runs` warm ones (one
-    profile: a first visit fills its HTTP cache, the next ones are measured)."""
-    cold_runs, warm_runs = [], []
-    for _ in range(runs if cold else 0):
-        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
-                Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
-            cold_runs.append(visit(browser, host, url))
-    if warm:
-        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
-                Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
-            visit(browser, host, url)
-            warm_runs = [visit(browser, host, url) for _ in range(runs)]
-    return cold_runs, warm_runs
-
-
-def cold_pairs(chromium: str, host: Host, urls: tuple[str, str], runs: int) -> tuple[list, list]:
-    """`runs` cold visits of each of two pages, alternated (a new browser on a fresh profile each): a
-    ratio of the two is taken pair by pair, so that the machine's speed, which moves from one minute to
-    the next, weighs on both sides of each pair alike."""
-    first, second = [], []
+def cold_visits(chromium: str, host: Host, urls: tuple[str, ...], runs: int) -> list[list]:
+    """`runs` cold visits of each page (a new browser on a fresh profile each), the pages in turn: a ratio
+    of two is then taken pair by pair, so that the machine's speed, which moves from one minute to the
+    next, weighs on both sides of each pair alike. One list of visits per page."""
+    visits: list[list] = [[] for _ in urls]
     for _ in range(runs):
-        for url, visits in zip(urls, (first, second), strict=True):
+        for url, of_page in zip(urls, visits, strict=True):
             with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
                     Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
-                visits.append(visit(browser, host, url))
-    return first, second
+                of_page.append(visit(browser, host, url))
+    return visits
+
+
+def warm_visits(chromium: str, host: Host, url: str, runs: int) -> list:
+    """`runs` warm visits: one profile, a first visit fills its HTTP cache, the next ones are measured."""
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, \
+            Chromium(chromium, Path(profile), BROWSER_SETTLE_MS) as browser:
+        visit(browser, host, url)
+        return [visit(browser, host, url) for _ in range(runs)]
+
+
+def cold_and_warm(chromium: str, host: Host, url: str, runs: int, warm: bool = True) -> tuple[list, list]:
+    """`runs` cold visits and, with `warm`, `runs` warm ones."""
+    [cold] = cold_visits(chromium, host, (url,), runs)
+    return cold, warm_visits(chromium, host, url, runs) if warm else []
 
 
 def browser_runs(chromium: str, host: Host, site: Path, runs: int) -> dict[str, object]:
     """Cold and warm visits of the article with an immediate first input, and of the plain boot: medians
-    of `runs`; the article's cold visits alternate with the plain boot's (`cold_pairs`)."""
+    of `runs`; the article's cold visits alternate with the plain boot's (`cold_visits`)."""
     plain_url = host.url + plain_boot_page(site)
-    cold, plain_cold = cold_pairs(chromium, host, (host.url + ARTICLE, plain_url), runs)
-    _, warm = cold_and_warm(chromium, host, host.url + ARTICLE, runs, cold=False)
-    _, plain_warm = cold_and_warm(chromium, host, plain_url, runs, cold=False)
+    cold, plain_cold = cold_visits(chromium, host, (host.url + ARTICLE, plain_url), runs)
+    warm = warm_visits(chromium, host, host.url + ARTICLE, runs)
+    plain_warm = warm_visits(chromium, host, plain_url, runs)
     errors = [t for t in cold + warm if "error" in t]
     if errors:
         raise SystemExit(f"the live calculator failed to start in {len(errors)} visit(s): {errors[0]}")

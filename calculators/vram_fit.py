@@ -33,6 +33,7 @@ own requests' latents, the way SGLang (--enable-dp-attention) and vLLM
 (data-parallel deployment) serve DeepSeek models. See serving_memory.py.
 """
 
+from itertools import pairwise
 from typing import Any
 
 from . import assumptions as A
@@ -127,24 +128,27 @@ def max_context(model: Model, kv_precision: str, concurrency: int, budget_gb: fl
     Exact for every attention kind (sliding windows included): a bisection on the
     same ``kv_bytes_per_sequence`` the fit test uses; 0 when not even one token fits.
     """
-    def fits(ctx: int) -> bool:
-        return kv_bytes_per_sequence(model, ctx, kv_precision) / 1e9 * concurrency <= budget_gb
+    def gb(ctx: int) -> float:
+        return kv_bytes_per_sequence(model, ctx, kv_precision) / 1e9 * concurrency
 
-    if budget_gb <= 0 or not fits(1):
+    def fits(ctx: int) -> bool:
+        return gb(ctx) <= budget_gb
+
+    # The cache grows linearly in the context on each side of a sliding window: the answer read off the
+    # line through the ends of its piece, confirmed by the same test, spares the bisection (float
+    # rounding may move it by one).
+    window = model.sliding_window if model.sliding_layers and 1 < model.sliding_window < MAX_CONTEXT else None
+    at = {ctx: gb(ctx) for ctx in ((1, window, MAX_CONTEXT) if window else (1, MAX_CONTEXT))}
+    if budget_gb <= 0 or at[1] > budget_gb:
         return 0
-    if fits(MAX_CONTEXT):
+    if at[MAX_CONTEXT] <= budget_gb:
         return MAX_CONTEXT
-    # The cache grows linearly in the context on each side of a sliding window: the linear answer,
-    # confirmed by the same test, spares the bisection (float rounding may move it by one).
-    per_token = model.kv_elems_per_token_layer * A.KV_BYTES[kv_precision] / 1e9 * concurrency
-    full, sliding = model.layers - model.sliding_layers, model.sliding_layers
-    guesses = [budget_gb / (per_token * (full + sliding))]
-    if sliding and full:
-        guesses.append((budget_gb / per_token - sliding * model.sliding_window) / full)
-    for guess in guesses:
-        for ctx in (int(guess), int(guess) - 1, int(guess) + 1):
-            if 1 <= ctx < MAX_CONTEXT and fits(ctx) and not fits(ctx + 1):
-                return ctx
+    for (a, gb_a), (b, gb_b) in pairwise(at.items()):
+        if gb_a <= budget_gb < gb_b:
+            guess = int(a + (budget_gb - gb_a) * (b - a) / (gb_b - gb_a))
+            for ctx in (guess, guess - 1, guess + 1):
+                if 1 <= ctx < MAX_CONTEXT and fits(ctx) and not fits(ctx + 1):
+                    return ctx
     low, high = 1, MAX_CONTEXT  # fits(low), not fits(high)
     while high - low > 1:
         mid = (low + high) // 2
