@@ -11,6 +11,7 @@ The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`,
   download it (~32 KB gzipped), and one who searched once online searches offline too;
 - `runtime`: the files of each boot (`Runtime.boot_files`), kept once a boot has fetched them;
 - `dirs`: the runtime's versioned folders, served cache-first.
+- `gzipped`: runtime files stored gzipped (`Runtime.gzipped_files`), kept decompressed.
 
 URLs are relative to the site root, so the site works under a sub-path. `mkdocs serve` gets no
 service worker (its pages change under live reload).
@@ -57,18 +58,21 @@ def only_for_search(rel: str) -> bool:
 
 
 def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> dict[str, object]:
-    """What `sw.js` is given: its cache name, the shell, search's files, the runtime's files and folders."""
+    """What `sw.js` is given: its cache name, the shell, search's files, the runtime's files and folders, and
+    which of them are gzipped."""
     paths = shell_paths(site_dir, languages)
     shell = [rel for rel in paths if not only_for_search(rel)]
     later = [rel for rel in paths if only_for_search(rel)]
     boots = runtime.boot_files() if runtime else {"common": [], "snapshot": [], "plain": []}
     dirs = [runtime.pyodide_url, runtime.app_url] if runtime else []
+    gzipped = runtime.gzipped_files() if runtime else []
     sha = hashlib.sha256(SOURCE.read_bytes())
     for rel in paths:
         file = site_dir / (rel + "index.html" if rel == "" or rel.endswith("/") else rel)
         sha.update(rel.encode() + b"\0" + file.read_bytes())
-    sha.update(json.dumps([boots, dirs]).encode())
-    return {"cache": "kw-" + sha.hexdigest()[:16], "shell": shell, "later": later, "runtime": boots, "dirs": dirs}
+    sha.update(json.dumps([boots, dirs, gzipped]).encode())
+    return {"cache": "kw-" + sha.hexdigest()[:16], "shell": shell, "later": later, "runtime": boots, "dirs": dirs,
+            "gzipped": gzipped}
 
 
 def write_service_worker(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> Path:

@@ -106,6 +106,11 @@ class Runtime:
                 "snapshot": [config["snapshot"], self.app_url + "empty-stdlib.zip"],
                 "plain": [config["stdlib"], config["stdlib_later"], *config["wheels"]]}
 
+    def gzipped_files(self) -> list[str]:
+        """The runtime files stored gzipped (any host serves them as they are, no `Content-Encoding`):
+        the service worker keeps them decompressed, so that a later boot does not inflate them again."""
+        return [self.page_config()["snapshot"]]
+
 
 def pyodide_version() -> str:
     """The installed npm `pyodide` version, or an error that says how to install it."""

@@ -23,7 +23,7 @@ from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_outpu
 from harness.site import runtime_config
 from widgets import view
 from wiki import offline
-from wiki.runtime import Runtime
+from wiki.runtime import SPARSE_MAGIC, Runtime
 
 pytestmark = pytest.mark.browser
 
@@ -100,6 +100,11 @@ def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader,
         # The page came from the cache by the worker's static route, not through its script (which a
         # later visit would first have to start): no worker time in the navigation's timing.
         assert second.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
+        # The snapshot came gzipped; the cache keeps it decompressed, so that this boot did not inflate it.
+        snapshot = host.url + runtime_config(site_dir)["snapshot"]
+        head = second.evaluate("async (url) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, 8)]",
+                               snapshot)
+        assert bytes(head) == SPARSE_MAGIC
 
 
 def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_works_offline(

@@ -113,11 +113,31 @@ function yieldToTasks() {
   });
 }
 
+// The snapshot's bytes as a sparse image: from the host it is gzipped (a gzip starts with 0x1f), the
+// service worker's cache keeps it decompressed (sw.js, `kept`).
+async function sparseImage(body) {
+  const reader = body.getReader();
+  const first = await reader.read();
+  const stream = new ReadableStream({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return first.value?.[0] === 0x1f ? stream.pipeThrough(new DecompressionStream("gzip")) : stream;
+}
+
 // snapshot.bin is the gzip of a sparse image (wiki/runtime.py, sparse()): magic, u32 image length,
 // u32 segment count, (u32 offset, u32 length) per segment, then the segments' bytes; the rest of the
-// image is zeros. It is decompressed and written into the image while it downloads.
+// image is zeros. It is written into the image while it downloads (decompressed on the way if need be).
 async function readSnapshot(response, onImage) {
-  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
+  const reader = (await sparseImage(response.body)).getReader();
   let sinceYield = 0;
   let head = new Uint8Array(0); // header and table, until they are complete
   let image = null;
