@@ -107,6 +107,21 @@ def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader,
         assert bytes(head) == SPARSE_MAGIC
 
 
+def test_the_install_and_the_keeping_wait_for_a_pause_in_typing(reader, site_dir: Path, tmp_path: Path) -> None:
+    """Installing the worker (the shell over the network) and keeping the runtime (the snapshot
+    decompressed) wait until the reader has not typed for a while (offline.js, PAUSE_MS)."""
+    with Host(served_copy(site_dir, tmp_path / "site")) as host:
+        page = reader.new_page()
+        live_result(page, host.url + ARTICLE["da"], "da")
+        host.counter.reset()
+        for i in range(16):  # 4 s of typing, a key every 0.25 s
+            set_value(page, "vram_fit", "context", str(4000 + 100 * i))
+            page.wait_for_timeout(250)
+        assert "/sw.js" not in host.counter.requests, host.counter.requests
+        assert page.locator("html").get_attribute("data-kw-offline") is None
+        kept_for_offline(page)  # once the typing stops
+
+
 def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_works_offline(
         reader, site_dir: Path, tmp_path: Path) -> None:
     page = reader.new_page()

@@ -25,8 +25,28 @@ function quiet() {
   });
 }
 
+// Resolves once the reader has not typed for PAUSE_MS, counted from the call at the earliest: the
+// worker's install (the shell over the network) and keeping the runtime (the snapshot decompressed,
+// ~0.1 s of a core) are not to compete with the results of their typing.
+const PAUSE_MS = 2000;
+let lastInput = 0;
+document.addEventListener("input", () => { lastInput = performance.now(); }, { capture: true, passive: true });
+
+function typingPause() {
+  const asked = performance.now();
+  return new Promise((resolve) => {
+    const check = () => {
+      const left = Math.max(lastInput, asked) + PAUSE_MS - performance.now();
+      if (left <= 0) resolve();
+      else setTimeout(check, left);
+    };
+    check();
+  });
+}
+
 // Ask the active worker to copy what the boot fetched (still in the HTTP cache) into its cache.
-function keep(worker) {
+async function keep(worker) {
+  await typingPause();
   const channel = new MessageChannel();
   channel.port1.onmessage = ({ data }) => {
     if (data.offline) html.dataset.kwOffline = "runtime";
@@ -46,6 +66,7 @@ function once(target, attribute, done, then) {
 
 async function start() {
   await quiet();
+  await typingPause();
   await navigator.serviceWorker.register(new URL("sw.js", root), { updateViaCache: "none" });
   const { active } = await navigator.serviceWorker.ready;
   if (html.dataset.kwOffline !== "runtime") html.dataset.kwOffline = "pages";
