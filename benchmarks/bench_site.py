@@ -226,12 +226,17 @@ def fallback_runs(chromium: str, host: Host, site: Path, runs: int) -> dict[str,
 
 
 def bytes_transferred(playwright, chromium: str, host: Host) -> dict[str, float]:
-    """KB sent by the host for a cold visit before any interaction, and in all once the worker is ready."""
+    """KB sent by the host for a cold visit before any interaction (the service worker's install included),
+    and in all once the worker is ready."""
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         context = launch(playwright, chromium, profile)
         page = context.new_page()
         host.counter.reset()
         page.goto(host.url + ARTICLE, wait_until="networkidle")
+        # The service worker's install (the shell of both languages) is part of it: it comes once the
+        # page is quiet and no one types (offline.js).
+        page.wait_for_selector("html[data-kw-offline]", state="attached", timeout=60000)
+        page.wait_for_load_state("networkidle")
         page.wait_for_timeout(1000)
         before = host.counter.bytes
         before_requests = list(host.counter.requests)
