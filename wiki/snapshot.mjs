@@ -29,4 +29,23 @@ import gc
 gc.collect()
 gc.freeze()  # everything imported so far is permanent: later collections need not walk it
 `);
+zeroFreeMemory(py._module);
 fs.writeFileSync(out, py.makeMemorySnapshot());
+
+// The heap's free memory still holds what was there before (3.3 of the 13.9 MB malloc arena after the
+// pre-warming): zeroed, the sparse format leaves it out (wiki/runtime.py, sparse()). snapshot.bin:
+// 16.5 → 14.4 MB to decompress, 6.26 → 5.62 MB to download. Every free block is taken (the heap not
+// grown for it: a footprint limit meanwhile), filled with zeros, and given back.
+function zeroFreeMemory(module) {
+  module._malloc_set_footprint_limit(module._malloc_footprint());
+  const taken = [];
+  for (let size = 2 ** 24; size >= 64; size /= 2) {
+    for (let block = module._malloc(size); block; block = module._malloc(size)) {
+      module.HEAPU8.fill(0, block, block + size);
+      taken.push(block);
+    }
+  }
+  for (const block of taken) module._free(block);
+  module._malloc_set_footprint_limit(-1); // dlmalloc: SIZE_MAX is no limit, as before (the limit is in the snapshot)
+  if (module._malloc_footprint_limit() !== -1) throw new Error("the heap's footprint limit stayed set");
+}

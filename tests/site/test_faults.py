@@ -288,3 +288,12 @@ def test_no_request_leaves_127_0_0_1_on_any_page_with_interaction(page, server, 
         assert only_local(page.requested_urls) == [], path
     assert any(u.endswith("/pyodide.asm.wasm") for u in page.requested_urls)
     assert any(u.endswith("search_index.json") for u in page.requested_urls)
+
+
+def test_after_a_snapshot_boot_python_still_grows_its_heap(page, server) -> None:
+    """The build zeroes the heap's free memory under a footprint limit (wiki/snapshot.mjs); the limit is in
+    the snapshot, so it must be lifted before: a large allocation after the restore grows the heap."""
+    open_live(page, server.url + "scale-out/")
+    assert page.locator("html").get_attribute("data-kw-boot") == "snapshot"
+    size = calculator_worker(page).evaluate("() => pyodide.runPython('len(bytearray(256 * 2**20))')")
+    assert size == 256 * 2**20
