@@ -24,7 +24,7 @@ Lighthouse 12.2.3 (npm) scores for the article in both languages.
 
 `--network` measures on a reader's line instead (`harness/link.py`: one line shared by every
 connection, a round-trip delay): the first live result of the French article opened from a shared link
-that sets 16 GPUs, and the plain boot, cold and warm, at each of `LINES`, with their ratios against
+that sets 16 GPUs, and the plain boot, cold (in pairs) and warm, at each of `LINES`, with their ratios against
 `NETWORK_BUDGETS`; JSON in `bench-results/bench-network.json`. `--typed` opens the article without the
 link and types the value at DOMContentLoaded instead, as the loopback figures do.
 """
@@ -182,12 +182,6 @@ def warm_visits(chromium: str, host: Host, url: str, runs: int) -> list:
         return [visit(browser, host, url) for _ in range(runs)]
 
 
-def cold_and_warm(chromium: str, host: Host, url: str, runs: int, warm: bool = True) -> tuple[list, list]:
-    """`runs` cold visits and, with `warm`, `runs` warm ones."""
-    [cold] = cold_visits(chromium, host, (url,), runs)
-    return cold, warm_visits(chromium, host, url, runs) if warm else []
-
-
 def browser_runs(chromium: str, host: Host, site: Path, runs: int) -> dict[str, object]:
     """Cold and warm visits of the article with an immediate first input, and of the plain boot: medians
     of `runs`; the article's cold visits alternate with the plain boot's (`cold_visits`)."""
@@ -217,7 +211,7 @@ def fallback_runs(chromium: str, host: Host, site: Path, runs: int) -> dict[str,
     snapshot = "/" + runtime_config(site)["snapshot"]
     host.missing.add(snapshot)
     try:
-        cold, _ = cold_and_warm(chromium, host, host.url + ARTICLE, runs, warm=False)
+        [cold] = cold_visits(chromium, host, (host.url + ARTICLE,), runs)
     finally:
         host.missing.discard(snapshot)
     if any("error" in t for t in cold):
@@ -286,7 +280,8 @@ def network_runs(chromium: str, host: Host, site: Path, runs: int, lines: list[t
                  typed: bool = False) -> list[dict[str, object]]:
     """On each line: the French article opened from a shared link that sets its VRAM widget to 16 GPUs
     (as the issue measured it; with `typed`, opened plainly and the value typed at DOMContentLoaded), its
-    first live result, and the plain boot, cold and warm."""
+    first live result, and the plain boot, cold and warm. The cold ratio is the median of `runs` pairs
+    (`cold_visits`), as on loopback; warm visits come in one profile each, so in two blocks."""
     plain = plain_boot_page(site)
     article = host.url + "fr/" + ARTICLE
     host.probe(PROBE_JS if typed else PROBE_LINK_JS, {"/fr/" + ARTICLE})
@@ -294,16 +289,18 @@ def network_runs(chromium: str, host: Host, site: Path, runs: int, lines: list[t
     rows = []
     for mbit, rtt in lines:
         host.link = Link(mbit, rtt)
-        ours_cold, ours_warm = cold_and_warm(chromium, host, url, runs)
+        ours_cold, plain_cold = cold_visits(chromium, host, (url, host.url + plain), runs)
+        ours_warm = warm_visits(chromium, host, url, runs)
+        plain_warm = warm_visits(chromium, host, host.url + plain, runs)
         failed = [t for t in ours_cold + ours_warm if "error" in t]
-        plain_cold, plain_warm = cold_and_warm(chromium, host, host.url + plain, runs)
         row = {"line": host.link.name, "mbit_per_s": mbit, "rtt_ms": rtt, "failed_visits": len(failed),
                "ours_cold_ms": median([t.get("first_live", float("inf")) for t in ours_cold]),
                "plain_cold_ms": median([t["first_live"] for t in plain_cold]),
                "ours_warm_ms": median([t.get("first_live", float("inf")) for t in ours_warm]),
                "plain_warm_ms": median([t["first_live"] for t in plain_warm])}
         row["ours_cold_runs"], row["ours_warm_runs"] = ours_cold, ours_warm  # each visit's marks (in the JSON)
-        row["speedup_cold"] = round(row["plain_cold_ms"] / row["ours_cold_ms"], 2)
+        row["speedup_cold"] = round(statistics.median(p["first_live"] / o.get("first_live", float("inf"))
+                                                      for o, p in zip(ours_cold, plain_cold, strict=True)), 2)
         row["speedup_warm"] = round(row["plain_warm_ms"] / row["ours_warm_ms"], 2)
         for kind in ("cold", "warm"):
             row[f"budget_{kind}"] = NETWORK_BUDGETS[(mbit, rtt), kind]

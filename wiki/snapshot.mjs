@@ -34,7 +34,7 @@ fs.writeFileSync(out, py.makeMemorySnapshot());
 
 // The heap's free memory still holds what was there before (3.3 of the 13.9 MB malloc arena after the
 // pre-warming): zeroed, the sparse format leaves it out (wiki/runtime.py, sparse()). snapshot.bin:
-// 16.5 → 14.4 MB to decompress, 6.26 → 5.62 MB to download. Every free block is taken (the heap not
+// 16.5 → 14.4 MB to decompress, 6.26 → 5.61 MB to download. Every free block is taken (the heap not
 // grown for it: a footprint limit meanwhile), filled with zeros, and given back.
 function zeroFreeMemory(module) {
   module._malloc_set_footprint_limit(module._malloc_footprint());
