@@ -24,8 +24,8 @@ Lighthouse 12.2.3 (npm) scores for the article in both languages.
 
 `--network` measures on a reader's line instead (`harness/link.py`: one line shared by every
 connection, a round-trip delay): the first live result of the French article opened from a shared link
-that sets 16 GPUs, and the plain boot, cold (in pairs) and warm, at each of `LINES`, with their ratios against
-`NETWORK_BUDGETS`; JSON in `bench-results/bench-network.json`. `--typed` opens the article without the
+that sets 16 GPUs, and the plain boot, cold (in pairs) and warm, at each of `LINES`, with their ratios
+against `NETWORK_BUDGETS`; JSON in `bench-results/bench-network.json`. `--typed` opens the article without the
 link and types the value at DOMContentLoaded instead, as the loopback figures do.
 """
 

@@ -125,8 +125,9 @@ def kv_bytes_per_sequence(model: Model, context: int, kv_precision: str) -> floa
 def max_context(model: Model, kv_precision: str, concurrency: int, budget_gb: float) -> int:
     """Longest context (tokens, <= MAX_CONTEXT) whose KV cache for ``concurrency`` requests fits ``budget_gb``.
 
-    Exact for every attention kind (sliding windows included): a bisection on the
-    same ``kv_bytes_per_sequence`` the fit test uses; 0 when not even one token fits.
+    Exact for every attention kind (sliding windows included): read off the linear pieces of the same
+    ``kv_bytes_per_sequence`` the fit test uses and confirmed by that test, else a bisection on it; 0 when
+    not even one token fits.
     """
     def gb(ctx: int) -> float:
         return kv_bytes_per_sequence(model, ctx, kv_precision) / 1e9 * concurrency

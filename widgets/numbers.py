@@ -83,8 +83,13 @@ def _with_unit(value: float, lang: str, unit: str, length: str, digits: int) -> 
     # them equal). format_unit searches every unit of the locale on each call: a fifth of a view's time.
     pattern = _unit_pattern(lang, unit, length, digits, locale(lang).plural_form(value))
     if pattern is None:
-        return format_unit(value, unit, length=length, locale=locale(lang), format=_decimal_format(lang, digits))
+        return _babel_unit(value, lang, unit, length, digits)
     return pattern.replace("{0}", decimal(value, lang, digits))
+
+
+def _babel_unit(value: float, lang: str, unit: str, length: str, digits: int) -> str:
+    # Babel's format_unit, with our decimal format: what `_with_unit` writes, the slow way.
+    return format_unit(value, unit, length=length, locale=locale(lang), format=_decimal_format(lang, digits))
 
 
 @lru_cache(maxsize=64)
@@ -95,8 +100,8 @@ def _unit_pattern(lang: str, unit: str, length: str, digits: int, plural: str) -
                   None)
     if sample is None:
         return None
-    number = format_decimal(sample, _decimal_format(lang, digits), locale=locale(lang))
-    text = format_unit(sample, unit, length=length, locale=locale(lang), format=_decimal_format(lang, digits))
+    number = decimal(sample, lang, digits)
+    text = _babel_unit(sample, lang, unit, length, digits)
     return text.replace(number, "{0}", 1) if number in text else None
 
 

@@ -114,23 +114,14 @@ function yieldToTasks() {
 }
 
 // The snapshot's bytes as a sparse image: from the host it is gzipped (a gzip starts with 0x1f), the
-// service worker's cache keeps it decompressed (sw.js, `kept`).
+// service worker's cache keeps it decompressed (sw.js, `kept`). One branch of a tee is read for its
+// first byte and dropped; the other carries every byte.
 async function sparseImage(body) {
-  const reader = body.getReader();
-  const first = await reader.read();
-  const stream = new ReadableStream({
-    start(controller) {
-      if (first.done) controller.close();
-      else controller.enqueue(first.value);
-    },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return first.value?.[0] === 0x1f ? stream.pipeThrough(new DecompressionStream("gzip")) : stream;
+  const [peek, stream] = body.tee();
+  const reader = peek.getReader();
+  const { value } = await reader.read();
+  reader.cancel();
+  return value?.[0] === 0x1f ? stream.pipeThrough(new DecompressionStream("gzip")) : stream;
 }
 
 // snapshot.bin is the gzip of a sparse image (wiki/runtime.py, sparse()): magic, u32 image length,

@@ -1,7 +1,8 @@
 // Offline reading and warm later visits: registers the site's service worker (sw.js at the site root,
 // written by the build: wiki/offline.py, wiki/sw.js) once the page is quiet, and asks it to keep the
-// calculators' runtime once a boot is done; both wait for a pause in the reader's typing. <html data-kw-offline> says how far it got: "pages" (both
-// languages read offline), "runtime" (the live calculators work offline too).
+// calculators' runtime once a boot is done; both wait for a pause in the reader's typing.
+// <html data-kw-offline> says how far it got: "pages" (both languages read offline), "runtime" (the
+// live calculators work offline too).
 
 const root = new URL("../../", import.meta.url); // this file is assets/javascripts/offline.js
 const html = document.documentElement;
