@@ -22,6 +22,13 @@ Conventions
 - ``board_w`` is the card's maximum board power (NVIDIA's "max power
   consumption", "total graphics power" or "max TDP"), in watts, from the
   page in ``power_source``. The rest of a node is an allowance (power.py).
+- ``fp8_tflops`` / ``fp4_tflops`` are the dense FP8 / FP4 tensor rates (the
+  headline rate: FP16 accumulate on GeForce cards; 0 = no tensor cores for
+  that format). FP4 is NVFP4/MXFP4 on Blackwell's fifth-generation tensor
+  cores; Hopper, Ada and Ampere have none, Ampere (A100) has no FP8 either.
+- ``fp32_accumulate_share`` is the share of that rate the tensor cores reach
+  with FP32 accumulation, as training runs: 0.5 on GeForce cards, 1 on data-
+  center and RTX Pro cards (see ``training_tflops``).
 """
 
 from collections.abc import Mapping
@@ -42,6 +49,9 @@ class Gpu:
     smi_mib: int = 0  # nvidia-smi memory.total (MiB); 0 = unknown
     board_w: float = 0.0  # maximum board power (W), datasheet
     power_source: str = ""
+    fp8_tflops: float = 0.0  # dense FP8 tensor TFLOP/s; 0 = no FP8 tensor cores
+    fp4_tflops: float = 0.0  # dense FP4 tensor TFLOP/s; 0 = no FP4 tensor cores
+    fp32_accumulate_share: float = 1.0  # 0.5 on GeForce cards (training_tflops)
 
 
 GPU_LIST: tuple[Gpu, ...] = (
@@ -55,7 +65,12 @@ GPU_LIST: tuple[Gpu, ...] = (
         smi_mib=97887,
         # Workstation Edition: "Max Power Consumption: 600 W" (the Server Edition is
         # configurable up to 600 W, the Max-Q 300 W).
-        board_w=600.0, power_source="https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/"),
+        board_w=600.0, power_source="https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/",
+        # 4000 AI TOPS = FP4 sparse -> 2000 dense FP4, 1000 dense FP8 (the same halvings as
+        # above). NVIDIA RTX PRO Blackwell GPU architecture whitepaper v1.0, Table 4
+        # (https://www.nvidia.com/content/dam/en-zz/Solutions/design-visualization/quadro-product-literature/NVIDIA-RTX-Blackwell-PRO-GPU-Architecture-v1.0.pdf):
+        # 503.8 dense BF16 with FP32 accumulate, full rate like a data-center card.
+        fp8_tflops=1000.0, fp4_tflops=2000.0),
     # https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/
     # 32 GB GDDR7, 1792 GB/s, PCIe 5.0 x16, 3352 AI TOPS -> 419 dense BF16
     # (209.5 with FP32 accumulate: RTX Blackwell architecture whitepaper, appendix).
@@ -64,7 +79,15 @@ GPU_LIST: tuple[Gpu, ...] = (
         # nvidia-smi "32607MiB": https://github.com/noonghunna/club-3090/issues/1322
         smi_mib=32607,
         # "Total Graphics Power (W): 575".
-        board_w=575.0, power_source="https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/"),
+        board_w=575.0, power_source="https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
+        # NVIDIA RTX Blackwell GPU architecture whitepaper, Table 3 (GeForce RTX 5090 vs 4090,
+        # printed pp. 46-48; https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf),
+        # dense/sparse: "Peak FP16 Tensor TFLOPS with FP16 Accumulate" 419/838, "with FP32
+        # Accumulate" 209.5/419, "Peak BF16 Tensor TFLOPS with FP32 Accumulate" 209.5/419;
+        # "Peak FP8 Tensor TFLOPS with FP16 Accumulate" 838/1676, "with FP32 Accumulate"
+        # 419/838; "Peak FP4 Tensor TFLOPS" 1676/3352 (the 3352 AI TOPS). GeForce: FP32
+        # accumulate at half rate.
+        fp8_tflops=838.0, fp4_tflops=1676.0, fp32_accumulate_share=0.5),
     # https://www.nvidia.com/en-us/data-center/l40s/
     # 48 GB GDDR6, 864 GB/s, PCIe 4.0 x16, BF16 733 sparse / 362.05 dense.
     Gpu("l40s", "L40S", 48.0, 864.0, "pcie4", "PCIe 4.0 x16",
@@ -73,7 +96,9 @@ GPU_LIST: tuple[Gpu, ...] = (
         # https://github.com/akash-network/provider-configs/pull/99
         smi_mib=46068,
         # "Max Power Consumption: 350W".
-        board_w=350.0, power_source="https://www.nvidia.com/en-us/data-center/l40s/"),
+        board_w=350.0, power_source="https://www.nvidia.com/en-us/data-center/l40s/",
+        # "FP8 Tensor Core: 733 | 1,466 TFLOPS" (dense | sparse); Ada has no FP4 tensor cores.
+        fp8_tflops=733.0),
     # https://www.nvidia.com/en-us/data-center/l4/
     # 24 GB GDDR6, 300 GB/s, PCIe 4.0 x16, BF16 242 sparse -> 121 dense.
     Gpu("l4", "L4", 24.0, 300.0, "pcie4", "PCIe 4.0 x16",
@@ -81,7 +106,9 @@ GPU_LIST: tuple[Gpu, ...] = (
         # nvidia-smi "NVIDIA L4 ... 23034MiB": https://github.com/vllm-project/vllm/issues/10156
         smi_mib=23034,
         # "Max thermal design power (TDP): 72W".
-        board_w=72.0, power_source="https://www.nvidia.com/en-us/data-center/l4/"),
+        board_w=72.0, power_source="https://www.nvidia.com/en-us/data-center/l4/",
+        # "FP8 Tensor Core: 485 TFLOPS" with sparsity -> 242.5 dense; no FP4.
+        fp8_tflops=242.5),
     # https://www.nvidia.com/en-us/data-center/h100/
     # H100 SXM: 80 GB HBM3, 3.35 TB/s, NVLink 900 GB/s (both directions), BF16 1979 sparse.
     Gpu("h100-sxm", "H100 SXM", 80.0, 3350.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
@@ -90,7 +117,9 @@ GPU_LIST: tuple[Gpu, ...] = (
         # https://github.com/vllm-project/vllm/issues/55169
         smi_mib=81559,
         # H100 SXM "Max thermal design power (TDP): Up to 700W (configurable)".
-        board_w=700.0, power_source="https://www.nvidia.com/en-us/data-center/h100/"),
+        board_w=700.0, power_source="https://www.nvidia.com/en-us/data-center/h100/",
+        # "FP8 Tensor Core: 3,958 teraFLOPS" with sparsity -> 1979 dense; Hopper has no FP4.
+        fp8_tflops=1979.0),
     # https://www.nvidia.com/en-us/data-center/h200/
     # H200 SXM: 141 GB HBM3e, 4.8 TB/s, NVLink 900 GB/s, BF16 1979 sparse.
     Gpu("h200", "H200 SXM", 141.0, 4800.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",
@@ -99,7 +128,9 @@ GPU_LIST: tuple[Gpu, ...] = (
         # servers; 143771 MiB = 140.4 GiB, the "141 GB").
         smi_mib=143771,
         # H200 SXM "Max thermal design power (TDP): Up to 700W (configurable)".
-        board_w=700.0, power_source="https://www.nvidia.com/en-us/data-center/h200/"),
+        board_w=700.0, power_source="https://www.nvidia.com/en-us/data-center/h200/",
+        # "FP8 Tensor Core: 3,958 TFLOPS" with sparsity -> 1979 dense; no FP4.
+        fp8_tflops=1979.0),
     # https://www.nvidia.com/en-us/data-center/dgx-b200/ : 1,440 GB total GPU memory
     # and 64 TB/s HBM3e bandwidth for 8 GPUs -> 180 GB and 8 TB/s per GPU (the
     # 192 GB often quoted is the raw HBM, not what the HGX/DGX part exposes).
@@ -110,8 +141,37 @@ GPU_LIST: tuple[Gpu, ...] = (
         smi_mib=183359,
         # HGX B200: "Max thermal design power (TDP): 1,000W" per GPU (DGX B200:
         # ~14.3 kW max for the system of 8).
-        board_w=1000.0, power_source="https://www.nvidia.com/en-us/data-center/hgx/"),
+        board_w=1000.0, power_source="https://www.nvidia.com/en-us/data-center/hgx/",
+        # HGX B200 (8 GPUs, sparse): "FP8/FP6 Tensor Core 72 PFLOPS", "FP4 Tensor Core
+        # 144 PFLOPS" -> 4.5 and 9 PFLOP/s dense per GPU.
+        fp8_tflops=4500.0, fp4_tflops=9000.0),
 )
 
 GPU_BY_ID: Mapping[str, Gpu] = MappingProxyType({g.id: g for g in GPU_LIST})
 GPU_IDS: tuple[str, ...] = tuple(g.id for g in GPU_LIST)
+
+
+TRAINING_PRECISIONS: tuple[str, ...] = ("bf16", "fp8")
+
+
+def training_tflops(gpu: Gpu, precision: str = "bf16") -> float:
+    """Dense tensor TFLOP/s of ``gpu`` with FP32 accumulation, as training runs, in ``precision``.
+
+    Mixed-precision training multiplies BF16 (or FP8) matrices and accumulates in
+    FP32. Data-center and RTX Pro cards do that at their full tensor rate; GeForce
+    cards at half their headline (FP16-accumulate) rate: the RTX 5090 runs "Peak
+    BF16 Tensor TFLOPS with FP32 Accumulate" 209.5 dense and FP8 with FP32
+    accumulate 419 (NVIDIA RTX Blackwell GPU architecture whitepaper, Table 3;
+    ``fp32_accumulate_share``). ``precision``: ``bf16`` or ``fp8`` (FP8 matrices
+    as Transformer Engine trains them). Raises ``ValueError`` for another
+    precision, or ``fp8`` on a GPU without FP8 tensor cores (A100).
+    """
+    if precision == "bf16":
+        rate = gpu.bf16_tflops
+    elif precision == "fp8":
+        rate = gpu.fp8_tflops
+        if rate <= 0:
+            raise ValueError(f"{gpu.id} has no FP8 tensor cores")
+    else:
+        raise ValueError(f"unknown training precision {precision!r}; known: {TRAINING_PRECISIONS}")
+    return rate * gpu.fp32_accumulate_share
