@@ -3,7 +3,7 @@
 from typing import Any
 
 from .fabrics import FABRIC_BY_ID, FABRIC_IDS, FABRIC_LIST, Fabric
-from .gpus import GPU_BY_ID, GPU_IDS, GPU_LIST, Gpu
+from .gpus import GPU_BY_ID, GPU_IDS, GPU_LIST, Gpu, training_tflops
 from .models import CUSTOM, MODEL_BY_ID, MODEL_CHOICES, MODEL_IDS, MODEL_LIST, Model, describe_model
 
 __all__ = [
@@ -23,6 +23,9 @@ def gpus_dict() -> dict[str, dict[str, Any]]:
             "link_name": g.link_name,
             "nvlink": g.link.startswith("nvlink"),
             "bf16_tflops": g.bf16_tflops,
+            "fp8_tflops": g.fp8_tflops,
+            "fp4_tflops": g.fp4_tflops,
+            "training_bf16_tflops": training_tflops(g),
             "board_w": g.board_w,
             "source": g.source,
             "power_source": g.power_source,

@@ -46,6 +46,12 @@ FABRIC_LIST: tuple[Fabric, ...] = (
     # PCIe 4.0 x16: 16 GT/s -> 31.5 GB/s raw, 25 GB/s at the same 80 %.
     Fabric("pcie4", "PCIe 4.0 x16 (in a box)", "intra_node", 25.0, 31.5, 1.0,
            "https://pcisig.com/specifications"),
+    # NVLink 3 (A100 SXM): 600 GB/s total = 300 GB/s per direction per GPU (12 links);
+    # 80 % of it = 240 GB/s, which is also NCCL's planning figure (SM80_NVLINK_BW 20.0 x 12
+    # links, src/graph/topo.h). Measured all-reduce busbw on 8 x A100 SXM4 80GB: ~200 GB/s
+    # (https://github.com/NVIDIA/nccl-tests/issues/149), 208 GB/s (nccl-tests issue #178).
+    Fabric("nvlink3", "NVLink 3 (in a box)", "intra_node", 240.0, 300.0, 0.5,
+           "https://www.nvidia.com/en-us/data-center/nvlink/"),
     # NVLink 4 (H100/H200): 900 GB/s total = 450 GB/s per direction per GPU.
     # https://www.nvidia.com/en-us/data-center/nvlink/
     Fabric("nvlink", "NVLink 4 (in a box)", "intra_node", 360.0, 450.0, 0.5,
@@ -145,12 +151,21 @@ def pcie_allreduce_range_gbs(gen: int, placement: str = "switch", cpu: str | Non
 # above); sjeaugey: "NCCL can get an effective NVLink bandwidth of 370GB/s ...
 # with NCCL_ALGO=RING ... allreduce uses NVLink SHARP by default ... On 8 GPUs,
 # you should reach a peak busBw of ~480GB/s" (https://github.com/NVIDIA/nccl-tests/issues/212).
-NVLINK_RING_GBS: Mapping[str, float] = MappingProxyType({"nvlink": 20.6 * 18, "nvlink5": 40.1 * 18})
+NVLINK_RING_GBS: Mapping[str, float] = MappingProxyType(
+    {"nvlink3": 20.0 * 12, "nvlink": 20.6 * 18, "nvlink5": 40.1 * 18})
 NVLINK4_NVLS_GBS = 480.0
+# NVLink 3 (A100): no NVLink SHARP (NVLS needs third-generation NVSwitch, Hopper on);
+# measured busbw ~200 GB/s on 8 x A100 SXM4 80GB (nccl-tests issue #149 above).
+NVLINK3_MEASURED_GBS = 200.0
 
 
 def nvlink_allreduce_range_gbs(link: str) -> tuple[float, float]:
-    """(low, high) all-reduce bus bandwidth on NVLink (GB/s): the catalog's figure to NVLink SHARP."""
+    """(low, high) all-reduce bus bandwidth on NVLink (GB/s): the catalog's figure to NVLink SHARP.
+
+    NVLink 3 has no SHARP: from the measured busbw to NCCL's planning figure.
+    """
+    if link == "nvlink3":
+        return NVLINK3_MEASURED_GBS, NVLINK_RING_GBS[link]
     low = FABRIC_BY_ID[link].bandwidth_gbs
     # NVLink 5: the same SHARP gain over the ring as measured on NVLink 4 (an assumption).
     sharp_gain = NVLINK4_NVLS_GBS / NVLINK_RING_GBS["nvlink"]

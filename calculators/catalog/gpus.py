@@ -109,6 +109,21 @@ GPU_LIST: tuple[Gpu, ...] = (
         board_w=72.0, power_source="https://www.nvidia.com/en-us/data-center/l4/",
         # "FP8 Tensor Core: 485 TFLOPS" with sparsity -> 242.5 dense; no FP4.
         fp8_tflops=242.5),
+    # A100 80GB SXM, NVIDIA A100 datasheet
+    # (https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-nvidia-us-2188504-web.pdf):
+    # "GPU Memory 80GB HBM2e", "GPU Memory Bandwidth 2,039 GB/s" (SXM), "BFLOAT16 Tensor
+    # Core 312 TFLOPS | 624 TFLOPS*" (* with sparsity: 312 dense), "Interconnect: NVLink:
+    # 600 GB/s" (third-generation NVLink, both directions), "Max TDP Power 400W" (SXM).
+    # Ampere has no FP8 or FP4 tensor cores (fp8_tflops = fp4_tflops = 0).
+    Gpu("a100-sxm", "A100 80GB SXM", 80.0, 2039.0, "nvlink3", "NVLink 3 (600 GB/s bidirectional)",
+        312.0, "https://www.nvidia.com/en-us/data-center/a100/",
+        # nvidia-smi "NVIDIA A100-SXM4-80GB ... 0MiB / 81920MiB ... 400W" (public nvidia-smi
+        # dumps of A100 SXM4 80GB servers). CUDA exposes 79.35 GiB ("GPU 0; 79.35 GiB total
+        # capacity" in PyTorch's out-of-memory messages on A100 80GB); the 0.42 GiB rule of
+        # serving_memory gives 79.58 (+0.3 %).
+        smi_mib=81920,
+        board_w=400.0,
+        power_source="https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-nvidia-us-2188504-web.pdf"),
     # https://www.nvidia.com/en-us/data-center/h100/
     # H100 SXM: 80 GB HBM3, 3.35 TB/s, NVLink 900 GB/s (both directions), BF16 1979 sparse.
     Gpu("h100-sxm", "H100 SXM", 80.0, 3350.0, "nvlink", "NVLink 4 (900 GB/s bidirectional)",

@@ -14,8 +14,10 @@ L8, DS = MODEL_BY_ID["llama-3.1-8b"], MODEL_BY_ID["deepseek-v3"]
 
 def test_exposed_memory_is_binary_minus_the_driver() -> None:
     got = {g.id: round(S.gpu_exposed_gib(g), 2) for g in GPU_BY_ID.values()}
-    assert got == {"rtx-pro-6000": 95.17, "rtx-5090": 31.42, "l40s": 44.57, "l4": 22.07,
+    assert got == {"rtx-pro-6000": 95.17, "rtx-5090": 31.42, "l40s": 44.57, "l4": 22.07, "a100-sxm": 79.58,
                    "h100-sxm": 79.23, "h200": 139.98, "b200": 178.64}
+    # A100 80GB: PyTorch reports "79.35 GiB total capacity" (the comment in catalog/gpus.py).
+    assert got["a100-sxm"] == pytest.approx(79.35, rel=0.01)
     # The L4's "24 GB" exposes 23.7e9 bytes; the Pro 6000's "96 GB" 102.2e9.
     assert S.gpu_exposed_gib(GPU_BY_ID["l4"]) * S.GIB / 1e9 == pytest.approx(23.70, abs=0.01)
     assert S.gpu_exposed_gib(GPU_BY_ID["rtx-pro-6000"]) * S.GIB / 1e9 == pytest.approx(102.19, abs=0.01)

@@ -65,8 +65,8 @@ def test_load_that_does_not_fit_is_said() -> None:
 
 def test_board_power_in_the_catalog_and_the_node_allowance() -> None:
     assert {g: GPUS[g]["board_w"] for g in GPUS} == {
-        "rtx-pro-6000": 600.0, "rtx-5090": 575.0, "l40s": 350.0, "l4": 72.0, "h100-sxm": 700.0, "h200": 700.0,
-        "b200": 1000.0}
+        "rtx-pro-6000": 600.0, "rtx-5090": 575.0, "l40s": 350.0, "l4": 72.0, "a100-sxm": 400.0, "h100-sxm": 700.0,
+        "h200": 700.0, "b200": 1000.0}
     assert all(GPUS[g]["power_source"].startswith("https://") for g in GPUS)
     assert node_kw(GPU_BY_ID["h100-sxm"], 8) == pytest.approx(10.2)  # DGX H100 max
     assert node_kw(GPU_BY_ID["b200"], 8) == pytest.approx(14.3)      # DGX B200 max
