@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import MAX_EMAX, Decimal, InvalidOperation, localcontext
 from functools import lru_cache
 
 from babel import Locale
@@ -12,7 +12,6 @@ from babel.numbers import (
     NumberFormatError,
     NumberPattern,
     format_decimal,
-    get_decimal_symbol,
     parse_decimal,
     parse_pattern,
 )
@@ -25,10 +24,48 @@ BLANKS = re.compile(r"[\s\u00a0\u202f]+")
 PERCENT_SIGN = re.compile(r"[\s\u00a0\u202f]*%$")
 KILO_SUFFIX = re.compile(r"[\s\u00a0\u202f]*[kK]$")
 KILO_TOKENS = 1024  # context lengths are powers of two: "128k" is 131,072 tokens (Llama 3.1's 128K context)
+# The form of a link's values (`neutral()` writes it): the same in every language, read by `parse` as
+# `parse(text, NEUTRAL)`. Digits, an optional sign, a dot before decimals; no grouping, no exponent.
+NEUTRAL = "neutral"
+NEUTRAL_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+# A number written with a separator that is neither the locale's group nor its decimal symbol, before
+# exactly three digits: "1.500" on a page that groups with a space is 1 500 to a Danish or German eye and
+# 1,5 to an English one. Refused rather than guessed; "0.500" (no group starts with 0) and "1.5" are not.
+FOREIGN_GROUPED = re.compile(r"[+-]?[1-9][0-9]{0,2}([.,])[0-9]{3}")
 
 
 class NotANumber(ValueError):
-    """Typed text that is not a number in the page's locale."""
+    """Text that is not a number in the form it is read in (the base of every refusal of `parse`).
+
+    `code` is the calculators' error code the widget shows for it (`widgets/strings.py` ERRORS)."""
+
+    code = "not_a_number"
+
+
+class NotAWholeNumber(NotANumber):
+    """A number with decimals where a whole number is asked for (`63,9999999999999999`), judged on the text."""
+
+    code = "not_an_integer"
+
+
+class AmbiguousNumber(NotANumber):
+    """Text that reads as two numbers (`1.500` where the dot is no group separator); both readings kept."""
+
+    code = "ambiguous_number"
+
+    def __init__(self, text: str, grouped: Decimal, decimal: Decimal) -> None:
+        super().__init__(text)
+        self.grouped, self.decimal = grouped, decimal
+
+
+class NumberTooLarge(NotANumber):
+    """A number beyond what a float holds (`10^400`): too large (or, `negative`, too small), not "no number"."""
+
+    code = "too_large"
+
+    def __init__(self, text: str, negative: bool) -> None:
+        super().__init__(text)
+        self.negative = negative
 
 
 @lru_cache(maxsize=8)
@@ -111,49 +148,91 @@ def input_text(value: float | int, lang: str) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int) or float(value).is_integer():
+        if abs(value) >= 1e15:  # more digits than Babel's default context quantizes (a link's 10^99)
+            return write(Decimal(repr(value) if isinstance(value, float) else value), lang)
         return format_decimal(int(value), locale=locale(lang))
     return decimal(value, lang, digits=6)
 
 
 @lru_cache(maxsize=4096)  # a form sends every field on each input; most are unchanged
-def parse(text: str, lang: str) -> int | float:
-    """Read a typed number in the page's locale; raise `NotANumber` when it is not one.
+def parse(text: str, lang: str, whole: bool = False) -> int | float:
+    """Read a number typed in `lang`'s way, or a link's value with `lang` = `NEUTRAL`; raise `NotANumber`.
 
     Accepts the locale's decimal and group symbols, spaces, no-break and narrow no-break spaces as
     group separators, leading and trailing blanks, and `1.5` for 1,5 where a dot cannot be a group
-    separator (`1.5` in Danish has no group of three). Exponents, words and empty text are refused.
+    separator (`1.5` in Danish has no group of three). Refused: exponents, words and empty text;
+    `1.500` where the dot is not the locale's group symbol (`AmbiguousNumber`: 1 500 or 1,5?); with
+    `whole`, any decimal that is not zero (`NotAWholeNumber`, decided on the digits, not on a float:
+    `63,9999999999999999` is no 64); a number no float holds (`NumberTooLarge`).
     """
-    text = text.strip()
-    if text.isascii() and text.isdigit():  # what readers mostly type; the same value in every locale
-        return _to_python(Decimal(text), text)
-    if not NUMBER_CHARS.fullmatch(text):
-        raise NotANumber(text)
-    group = locale(lang).number_symbols["latn"]["group"]
-    normalized = BLANKS.sub(group, text)
-    try:
-        number = parse_decimal(normalized, locale=locale(lang), strict=True)
-    except NumberFormatError:
-        number = _dot_as_decimal(text, lang)
-    except InvalidOperation:  # Babel's strict check re-formats the number: too many digits for its context
-        number = parse_decimal(normalized, locale=locale(lang))
+    number = read(text, lang)
+    if whole and number != number.to_integral_value():
+        raise NotAWholeNumber(text)
     return _to_python(number, text)
 
 
-def parse_share(text: str, lang: str) -> float:
+def read(text: str, lang: str) -> Decimal:
+    """The exact value of `text` as `parse` reads it (every digit kept), before any check of its size."""
+    text = text.strip()
+    if text.isascii() and text.isdigit():  # what readers mostly type; the same value in every locale
+        return Decimal(text)
+    if lang == NEUTRAL:
+        if not NEUTRAL_NUMBER.fullmatch(text):
+            raise NotANumber(text)
+        return Decimal(text)
+    if not NUMBER_CHARS.fullmatch(text):
+        raise NotANumber(text)
+    symbols = locale(lang).number_symbols["latn"]
+    foreign = FOREIGN_GROUPED.fullmatch(text)
+    if foreign and foreign[1] not in (symbols["group"], symbols["decimal"]):
+        raise AmbiguousNumber(text, Decimal(text.replace(foreign[1], "")), Decimal(text.replace(foreign[1], ".")))
+    normalized = BLANKS.sub(symbols["group"], text)
+    try:
+        return parse_decimal(normalized, locale=locale(lang), strict=True)
+    except NumberFormatError:
+        return _foreign_decimal(text, lang)
+    except InvalidOperation:  # Babel's strict check re-formats the number: too many digits for its context
+        return parse_decimal(normalized, locale=locale(lang))
+
+
+def parse_share(text: str, lang: str, whole: bool = False) -> float:
     """Read a share as people type it: `70 %`, `70%`, `70` (above 1: a percentage) or `0,7`."""
     stripped = PERCENT_SIGN.sub("", text.strip())
-    value = parse(stripped, lang)
+    value = parse(stripped, lang, whole)
     if stripped != text.strip() or value > 1:
         value = float(Decimal(str(value)) / 100)
     return float(value)
 
 
-def parse_tokens(text: str, lang: str) -> int | float:
+def parse_tokens(text: str, lang: str, whole: bool = False) -> int | float:
     """Read a token count: a number, or thousands of tokens with a k (`128k` = 131.072, `1,5k` = 1.536)."""
     stripped = KILO_SUFFIX.sub("", text.strip())
     if stripped == text.strip():
-        return parse(text, lang)
-    return _to_python(Decimal(str(parse(stripped, lang))) * KILO_TOKENS, text)
+        return parse(text, lang, whole)
+    number = read(stripped, lang) * KILO_TOKENS
+    if whole and number != number.to_integral_value():
+        raise NotAWholeNumber(text)
+    return _to_python(number, text)
+
+
+def rewrite(text: str, form: str, lang: str) -> str:
+    """`text` read in `form` (a language or `NEUTRAL`) as `lang` writes it, every digit kept (`32.768`
+    from a link reads `32,768` on a Danish page); text that is no number there comes back as it is."""
+    stripped = text.strip()
+    suffix = PERCENT_SIGN.search(stripped) or KILO_SUFFIX.search(stripped)
+    try:
+        number = read(stripped[: suffix.start()] if suffix else stripped, form)
+    except NotANumber:
+        return text
+    return write(number, lang) + (suffix[0] if suffix else "")
+
+
+def write(number: Decimal, lang: str) -> str:
+    """An exact number as `lang` writes it, grouped per CLDR, every digit kept (no rounding)."""
+    with localcontext() as context:  # as many digits as the number has: Babel quantizes in the context
+        context.prec = len(number.as_tuple().digits) + max(0, number.as_tuple().exponent) + 30
+        context.Emax = MAX_EMAX
+        return format_decimal(number, locale=locale(lang), decimal_quantization=False)
 
 
 def share_text(value: float, lang: str) -> str:
@@ -168,18 +247,24 @@ def neutral(value: float | int) -> str:
     return format(Decimal(repr(float(value))), "f")
 
 
-def _dot_as_decimal(text: str, lang: str) -> Decimal:
-    # "1.5" where the locale's decimal symbol is a comma: unambiguous only with one dot and no comma.
-    if text.count(".") == 1 and "," not in text and not BLANKS.search(text):
-        try:
-            return parse_decimal(text.replace(".", get_decimal_symbol(locale(lang))), locale=locale(lang), strict=True)
-        except NumberFormatError:
-            pass
+def _foreign_decimal(text: str, lang: str) -> Decimal:
+    # "1.5" where the locale's decimal symbol is a comma (and "1.5" in Danish, where no group of three
+    # follows the dot): read as a decimal only with one such separator, no other and no blank. Before
+    # exactly three digits it was refused already, where it is not the locale's group (FOREIGN_GROUPED).
+    decimal = locale(lang).number_symbols["latn"]["decimal"]
+    for separator, other in ((".", ","), (",", ".")):
+        if separator != decimal and text.count(separator) == 1 and other not in text and not BLANKS.search(text):
+            try:
+                return parse_decimal(text.replace(separator, decimal), locale=locale(lang), strict=True)
+            except NumberFormatError:
+                break
     raise NotANumber(text)
 
 
 def _to_python(number: Decimal, text: str) -> int | float:
     result = float(number)  # Decimal arithmetic is slow under Pyodide; one conversion is not
+    if math.isinf(result):  # more digits than a float holds: a number, too large for any field
+        raise NumberTooLarge(text, negative=number < 0)
     if not math.isfinite(result):
         raise NotANumber(text)
     return int(result) if result.is_integer() and abs(result) < 1e15 else result

@@ -74,6 +74,7 @@ class View(TypedDict):
     neutral: dict[str, str]  # the normalized inputs, locale-neutral, for links (`0.7`, `32768`, choice ids)
     controls: Controls
     errors: dict[str, str]  # empty
+    notices: list[str]  # what the widget says about a link's values it could not take (`widgets/links.py`)
 
 
 class ViewFailure(TypedDict):
@@ -85,6 +86,9 @@ class ViewFailure(TypedDict):
     errors: dict[str, str]
     summary: str  # what the result says instead of a verdict: the field to check, or the whole error
     first_error: str  # the first field in error in the form's order ("" for the whole widget)
+    controls: Controls  # as for a result: every field that can be edited stays enabled (no dead end)
+    inputs: dict[str, str]  # the link's values as this page writes them (`32,768` for a link's `32.768`)
+    notices: list[str]
 
 
 # ---- The page's runtime config: the JSON of `<script id="kw-runtime">` (`wiki/runtime.py`) ---------
@@ -131,12 +135,20 @@ class Wasm(TypedDict):
     error: NotRequired[str]
 
 
+class Link(TypedDict):
+    """A shared link's values for one widget, in the form the link records (`widgets/links.py`)."""
+
+    form: str  # "neutral" (`widgets.numbers.NEUTRAL`: what the page writes), or the language of typed text
+    values: dict[str, str]
+
+
 class ViewRequest(TypedDict):
     type: Literal["view"]
     id: int
     name: str
     inputs: dict[str, str | int | float | bool]  # typed text from a form, or build-time presets
     lang: str
+    link: NotRequired[Link]  # a link's values, laid over `inputs`
 
 
 # ---- Messages, worker -> page ---------------------------------------------------------------------
@@ -178,12 +190,16 @@ class ViewReply(TypedDict):
 # Typed text a reader may enter, good and bad, so that parsing and every error message are warmed too.
 _BAD_INPUTS = {"gpus": "x", "context": "", "mfu": "2", "target_tokens_per_s": "-1"}
 _CUSTOM_MODEL = {"model": "custom", "params_b": "1,5", "weights_limit": "0.7"}
+# A link's values (widgets/links.py): neutral numbers, refused ones, a choice and a field it no longer has.
+_LINKS = ({"form": "neutral", "values": {"context": "32768", "weights_limit": "0.65", "gpus": "12"}},
+          {"form": "neutral", "values": {"context": "32.768", "concurrency": "1" + "0" * 400, "model": "gone",
+                                         "gone": "1"}})
 
 
 def handle_view(payload: str) -> str:
-    """The `view` of a `ViewRequest` (JSON `{"name", "inputs", "lang"}`), as JSON."""
+    """The `view` of a `ViewRequest` (JSON `{"name", "inputs", "lang", "link"?}`), as JSON."""
     request = json.loads(payload)
-    return json.dumps(view(request["name"], request["inputs"], request["lang"]))
+    return json.dumps(view(request["name"], request["inputs"], request["lang"], request.get("link")))
 
 
 def warm(languages: Iterable[str]) -> None:
@@ -194,3 +210,6 @@ def warm(languages: Iterable[str]) -> None:
             view(name, {}, lang)
             view(name, _BAD_INPUTS, lang)
         view("vram_fit", _CUSTOM_MODEL, lang)
+        view("vram_fit", {"gpus": "1.500", "context": "63,9999999999999999"}, lang)  # ambiguous, not whole
+        for link in _LINKS:
+            view("vram_fit", {}, lang, link)

@@ -145,6 +145,7 @@ CHOICES = {
     "tp_pp": N_("TP inside nodes, PP across"),
     "pcie4": N_("PCIe Gen4 (inside one box)"),
     "nvlink5": N_("NVLink 5"),
+    "nvlink3": N_("NVLink 3"),
     "dp": N_("Data parallel (DP)"),
     "pp": N_("Pipeline parallel (PP)"),
     "pcie5": N_("PCIe Gen5 (inside one box)"),
@@ -482,6 +483,8 @@ ERRORS = {
     "conflicting_inputs": N_("These inputs contradict each other."),
     "internal_error": N_("The calculation failed. Please report it."),
     "inter_node_fabric": N_("Choose a link between nodes: InfiniBand or Ethernet."),
+    # Typed "1.500" where the dot is not the page's group separator: both readings, written the page's way.
+    "ambiguous_number": N_("Do you mean {grouped} or {decimal}? Type one of the two."),
 }
 
 # Units that CLDR does not cover (it does cover gigabytes, bytes, percentages and days).
@@ -529,6 +532,10 @@ UI = {
     "copy_link": N_("Copy link"),
     "link_copied": N_("Link copied."),
     "link_not_copied": N_("Copy the address from the address bar: this browser refused."),
+    # A shared link's values that this widget cannot take (an old link, a model left out of the catalogue):
+    # said on the widget; the link's other values are applied.
+    "link_choice_gone": N_("{field}: the link's choice is no longer offered; showing {shown}."),
+    "link_field_unknown": N_("The link names a field this calculator does not have; it was left out."),
     "your_configuration": N_("Yours"),
     "figure_vram": N_("VRAM budget: weights {weights_gb}, KV cache {kv_gb}, runtime overhead {overhead_gb}, "
                       "free {free_gb}, of {vram_gb}; rule lines at 60 % and 70 %."),

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import calculators
-from widgets import markup, numbers, strings, svg, tables
+from widgets import links, markup, numbers, strings, svg, tables
 from widgets.messages import plural_text, text
 
 if TYPE_CHECKING:
@@ -56,12 +56,15 @@ def input_value_text(field: dict[str, Any], value: Any, lang: str) -> str:
     return str(value)
 
 
-def parse_inputs(name: str, raw: dict[str, Any], lang: str) -> tuple[dict[str, Any], dict[str, dict]]:
+def parse_inputs(name: str, raw: dict[str, Any], lang: str,
+                 forms: dict[str, str] | None = None) -> tuple[dict[str, Any], dict[str, dict]]:
     """Turn typed text into calculator inputs; return (inputs, errors by field).
 
-    Numbers typed in a form arrive as strings and are read in the page's locale; values that are
+    Numbers typed in a form arrive as strings and are read in the page's locale, a link's in the form
+    it records (`forms`, key -> `numbers.NEUTRAL` or a language), by the same parser; values that are
     already numbers (build-time presets) pass through for `calculators.run` to validate.
     """
+    forms = forms or {}
     fields = FIELDS.get(name, {})
     inputs: dict[str, Any] = {}
     errors: dict[str, dict] = {}
@@ -76,14 +79,27 @@ def parse_inputs(name: str, raw: dict[str, Any], lang: str) -> tuple[dict[str, A
                 errors[key] = {"code": "required", "params": {}}
                 continue
             try:
-                inputs[key] = PARSERS.get(field["unit"], numbers.parse)(value, lang)
-            except numbers.NotANumber:
-                errors[key] = {"code": "not_a_number", "params": {}}
+                parser = PARSERS.get(field["unit"], numbers.parse)
+                inputs[key] = parser(value, forms.get(key, lang), field["type"] == "int")
+            except numbers.NotANumber as problem:
+                errors[key] = number_error(field, problem)
         elif field["type"] == "bool":
             inputs[key] = {"true": True, "false": False}.get(value, value)
         else:
             inputs[key] = value
     return inputs, errors
+
+
+def number_error(field: dict[str, Any], problem: numbers.NotANumber) -> dict[str, Any]:
+    """The error of text the parser refused: too large says the field's bound, ambiguous both readings."""
+    if isinstance(problem, numbers.NumberTooLarge):
+        code, bound = ("too_small", "min") if problem.negative else ("too_large", "max")
+        if field[bound] is None:
+            return {"code": "not_finite", "params": {}}
+        return {"code": code, "params": {bound: field[bound]}}
+    if isinstance(problem, numbers.AmbiguousNumber):
+        return {"code": problem.code, "params": {"grouped": problem.grouped, "decimal": problem.decimal}}
+    return {"code": problem.code, "params": {}}
 
 
 def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], lang: str) -> str:
@@ -94,6 +110,9 @@ def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], 
     for bound in ("min", "max"):
         if bound in params and field is not None:
             fmt[bound] = input_value_text(field, params[bound], lang)
+    for reading in ("grouped", "decimal"):  # the two readings of ambiguous text, written the page's way
+        if reading in params:
+            fmt[reading] = numbers.write(params[reading], lang)
     return text(lang, msgid, **{k: v for k, v in fmt.items() if "{" + k + "}" in msgid})
 
 
@@ -264,21 +283,22 @@ def subject(name: str, inputs: dict[str, Any], lang: str) -> str:
     return text(lang, msgid, **fmt)
 
 
-def view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailure:
+def view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any] | None = None) -> View | ViewFailure:
     """Everything a widget shows for these inputs in `lang`, as JSON-able data (`widgets/protocol.py`
-    describes it). Never raises."""
+    describes it), a shared link's values (`link`, see `widgets/links.py`) laid over them. Never raises."""
     try:
-        return _view(name, raw_inputs, lang)
+        return _view(name, raw_inputs, lang, link)
     except Exception:  # noqa: BLE001 - a widget shows a message, the page never breaks
         message = text(lang, strings.ERRORS["internal_error"])
         return {"calculator": name, "lang": lang, "ok": False, "errors": {"": message}, "summary": message,
-                "first_error": ""}
+                "first_error": "", "inputs": {}, "controls": {"disabled": [], "unavailable": {}}, "notices": []}
 
 
-def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailure:
-    inputs, parse_errors = parse_inputs(name, raw_inputs, lang)
-    result = calculators.run(name, inputs)
+def _view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any] | None = None) -> View | ViewFailure:
     fields = FIELDS.get(name, {})
+    raw_inputs, forms, notices = links.merge(name, fields, raw_inputs, link, lang, choice_label)
+    inputs, parse_errors = parse_inputs(name, raw_inputs, lang, forms)
+    result = calculators.run(name, inputs)
     if result["ok"]:
         shown_controls = controls(name, result["inputs"])
         parse_errors = {**_conflicts(shown_controls, result["inputs"]), **parse_errors}
@@ -293,8 +313,12 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
         first = min(errors, key=lambda k: list(fields).index(k) if k in fields else -1)
         summary = errors[first] if first not in fields else \
             text(lang, strings.UI["check_field"], field=text(lang, strings.LABELS[first]))
+        # The fields stay usable (a custom model's fields open while it is the model chosen, whatever
+        # their text), and a link's values show as this page writes them.
+        defaults = {key: f["default"] for key, f in fields.items()}
         return {"calculator": name, "lang": lang, "ok": False, "errors": errors, "summary": summary,
-                "first_error": first}
+                "first_error": first, "controls": controls(name, {**defaults, **inputs}),
+                "inputs": links.shown(fields, raw_inputs, forms, inputs, lang, input_value_text), "notices": notices}
     values = result["values"]
     verdict_text = format_kind("key", None, result["verdict"], lang) if result["verdict"] else ""
     notes = [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES]
@@ -322,4 +346,5 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str) -> View | ViewFailur
         "neutral": neutral_inputs(name, result["inputs"]),
         "controls": shown_controls,
         "errors": {},
+        "notices": notices,
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from babel.numbers import parse_decimal
 from babel.units import format_unit
@@ -79,3 +81,98 @@ def test_parse_refuses_what_is_not_a_number(lang: str, text: str) -> None:
 @pytest.mark.parametrize("value", [0.7, 0.215, 32768, 1500.0, 1.4, 123456.789])
 def test_input_text_round_trips(lang: str, value: float) -> None:
     assert numbers.parse(numbers.input_text(value, lang), lang) == value
+
+
+# --- one parser for every number a reader or a link gives (issue 33) ---------------------------------------
+
+LANGS = ["da", "fr"]
+
+
+def symbols(lang: str) -> tuple[str, str]:
+    """The locale's group and decimal symbols, as Babel (CLDR) has them."""
+    found = numbers.locale(lang).number_symbols["latn"]
+    return found["group"], found["decimal"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("separator", [".", ","])
+def test_a_separator_before_three_digits_is_read_the_locales_way_or_refused(lang: str, separator: str) -> None:
+    """`1.500`: the locale's group (1 500), its decimal (1,5), or neither, and then refused with both readings."""
+    group, decimal = symbols(lang)
+    text = f"1{separator}500"
+    if separator == group:
+        assert numbers.parse(text, lang) == 1500
+    elif separator == decimal:
+        assert numbers.parse(text, lang) == 1.5
+    else:
+        with pytest.raises(numbers.AmbiguousNumber) as refused:
+            numbers.parse(text, lang)
+        assert (refused.value.grouped, refused.value.decimal) == (Decimal(1500), Decimal("1.5"))
+        assert refused.value.code == "ambiguous_number"
+        for unambiguous in (f"1{separator}5", f"1{separator}5000", f"0{separator}500", f"1234{separator}567"):
+            assert numbers.parse(unambiguous, lang) == float(unambiguous.replace(separator, "."))
+
+
+def test_the_french_page_refuses_a_dot_before_three_digits() -> None:
+    """The issue's case, held by the symbols the page uses: neither of French's is a dot."""
+    assert "." not in symbols("fr")
+    with pytest.raises(numbers.AmbiguousNumber):
+        numbers.parse("1.500", "fr")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_whole_number_field_decides_on_the_digits_not_on_the_float(lang: str) -> None:
+    _, decimal = symbols(lang)
+    text = f"63{decimal}9999999999999999"
+    assert float(Decimal("63.9999999999999999")) == 64  # what a float makes of it
+    with pytest.raises(numbers.NotAWholeNumber) as refused:
+        numbers.parse(text, lang, whole=True)
+    assert refused.value.code == "not_an_integer"
+    assert numbers.parse(text, lang) == 64  # a decimal field takes the float
+    assert numbers.parse(f"64{decimal}0", lang, whole=True) == 64
+    with pytest.raises(numbers.NotAWholeNumber):
+        numbers.parse_tokens(f"1{decimal}0001k", lang, whole=True)
+    assert numbers.parse_tokens(f"1{decimal}5k", lang, whole=True) == 1536
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_too_large_for_a_float_is_too_large_not_no_number(lang: str, sign: str) -> None:
+    huge = Decimal(10) ** 400
+    for text in (sign + str(int(huge)), sign + numbers.write(huge, lang)):
+        with pytest.raises(numbers.NumberTooLarge) as refused:
+            numbers.parse(text, lang)
+        assert refused.value.negative is (sign == "-")
+
+
+@pytest.mark.parametrize("value", [0, 7, 32768, 0.65, 0.215, 1.4, 1500.0, 123456.789, 1e-05, -3])
+def test_the_neutral_form_reads_back_by_the_same_parser(value: float) -> None:
+    assert numbers.parse(numbers.neutral(value), numbers.NEUTRAL) == value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_neutral_form_refuses_a_locales_way(lang: str) -> None:
+    """A link's value is never read as a language writes it: `1,5` or `1 234,5` is no neutral number, and
+    Danish `32.768` is 32.768 there, not 32 768."""
+    for value in (1.5, 1234.5, 32768):
+        written = numbers.decimal(value, lang)
+        if written == numbers.neutral(value):
+            continue
+        try:
+            assert numbers.parse(written, numbers.NEUTRAL) != value
+        except numbers.NotANumber:
+            pass
+    with pytest.raises(numbers.NotAWholeNumber):
+        numbers.parse("32.768", numbers.NEUTRAL, whole=True)  # a dot in a link is a decimal point
+    assert numbers.parse("32.768", numbers.NEUTRAL) == 32.768
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("text", ["32.768", "0.65", "63.9999999999999999", "1" + "0" * 40, "65%", "128k"])
+def test_a_links_value_rewritten_the_pages_way_reads_as_the_same_number(lang: str, text: str) -> None:
+    written = numbers.rewrite(text, numbers.NEUTRAL, lang)
+    strip = numbers.PERCENT_SIGN.sub("", text)
+    strip = numbers.KILO_SUFFIX.sub("", strip)
+    written_number = numbers.KILO_SUFFIX.sub("", numbers.PERCENT_SIGN.sub("", written))
+    assert numbers.read(written_number, lang) == Decimal(strip)
+    assert numbers.rewrite("abc", numbers.NEUTRAL, lang) == "abc"
