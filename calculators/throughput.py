@@ -122,19 +122,69 @@ def decode_step(model: Model, gpu: Gpu, gpus: int, precision: str, kv_precision:
     return {"memory": memory, "compute": compute, "comm": comm, "step": step, "bytes": weights + kv}
 
 
+def prefill_batch_s(model: Model, gpu: Gpu, gpus: int, precision: str, input_tokens: int, count: int = 1,
+                    mbu: float = A.DECODE_BANDWIDTH_SHARE, mfu: float = A.PREFILL_MFU,
+                    nodes: int = 1, inter: Fabric | None = None) -> float:
+    """Seconds to prefill ``count`` prompts of ``input_tokens`` each in one batch (the weights read once)."""
+    flops = count * (A.FORWARD_FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * input_tokens
+                     + 2 * model.layers * _attention_width(model) * input_tokens * input_tokens)
+    compute = flops / (_peak(gpu, gpus, precision) * mfu)
+    weights = model.params_b * 1e9 * A.WEIGHT_BYTES[precision] / (gpus * gpu.memory_bandwidth_gbs * 1e9 * mbu)
+    return max(compute, weights) + _tp_s(model, gpu, gpus, count * input_tokens, nodes, inter)
+
+
 def prefill_s(model: Model, gpu: Gpu, gpus: int, precision: str, context: int,
               mbu: float = A.DECODE_BANDWIDTH_SHARE, mfu: float = A.PREFILL_MFU,
               nodes: int = 1, inter: Fabric | None = None) -> float:
     """Seconds to prefill one request of ``context`` tokens on an idle node."""
-    flops = (A.FORWARD_FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * context
-             + 2 * model.layers * _attention_width(model) * context * context)
-    compute = flops / (_peak(gpu, gpus, precision) * mfu)
-    weights = model.params_b * 1e9 * A.WEIGHT_BYTES[precision] / (gpus * gpu.memory_bandwidth_gbs * 1e9 * mbu)
-    return max(compute, weights) + _tp_s(model, gpu, gpus, context, nodes, inter)
+    return prefill_batch_s(model, gpu, gpus, precision, context, 1, mbu, mfu, nodes, inter)
+
+
+def served(model: Model, gpu: Gpu, gpus: int, precision: str, kv_precision: str, concurrency: int,
+           input_tokens: int, output_tokens: int, mbu: float = A.DECODE_BANDWIDTH_SHARE,
+           mfu: float = A.PREFILL_MFU, nodes: int = 1, inter: Fabric | None = None) -> dict[str, float]:
+    """A steady load of ``concurrency`` requests, each replaced by a new one when it ends, as serving
+    benchmarks run it (unrounded, seconds and output tokens/s).
+
+    While the batch emits ``output_tokens`` decode steps (at the mean KV length, input + output / 2),
+    each of its requests is replaced once, so ``concurrency`` prompts are prefilled, stalling the
+    decode steps (no overlap: the conservative end of chunked prefill). ``rate`` counts output tokens
+    over whole requests, prefill included (benchmark_serving's and trtllm-bench's "output token
+    throughput"); ``itl`` is the mean time between two tokens of one request.
+    """
+    d = decode_step(model, gpu, gpus, precision, kv_precision, concurrency, input_tokens + output_tokens // 2,
+                    mbu, mfu, nodes, inter)
+    pre = prefill_batch_s(model, gpu, gpus, precision, input_tokens, concurrency, mbu, mfu, nodes, inter)
+    cycle = output_tokens * d["step"] + pre
+    return {**d, "prefill": pre, "rate": concurrency * output_tokens / cycle, "itl": cycle / output_tokens,
+            "decode_rate": concurrency / d["step"]}
+
+
+def held_concurrency(model: Model, gpu: Gpu, gpus: int, precision: str, kv_precision: str,
+                     input_tokens: int, output_tokens: int, max_concurrency: int,
+                     max_itl_s: float = A.MAX_ITL_MS / 1e3, nodes: int = 1, inter: Fabric | None = None) -> int:
+    """The most requests a replica serves at once: at most ``max_concurrency`` (what its KV cache holds)
+    and at most as many as keep the time between two tokens within ``max_itl_s`` (0 when none fits)."""
+    def ok(c: int) -> bool:
+        return served(model, gpu, gpus, precision, kv_precision, c, input_tokens, output_tokens,
+                      nodes=nodes, inter=inter)["itl"] <= max_itl_s
+
+    top = min(max_concurrency, A.MAX_BATCH)
+    if top < 1:
+        return 0
+    if ok(top):
+        return top
+    if not ok(1):
+        return 1  # one request always runs, however slowly: its latency is the model's, not the load's
+    low, high = 1, top  # ok(low), not ok(high); the latency grows with the batch
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if ok(mid) else (low, mid)
+    return low
 
 
 def offline_tokens_per_s(model: str, gpu: str, gpus: int, precision: str, kv_precision: str,
-                         input_len: int, output_len: int, max_batch: int = 4096) -> float:
+                         input_len: int, output_len: int, max_batch: int = A.MAX_OFFLINE_BATCH) -> float:
     """Output tokens/s of an offline benchmark (requests queued at once, fixed lengths).
 
     As many requests run as the KV cache holds at the mean length (input +
@@ -144,11 +194,9 @@ def offline_tokens_per_s(model: str, gpu: str, gpus: int, precision: str, kv_pre
     """
     from .catalog.models import MODEL_BY_ID
     m, g = MODEL_BY_ID[model], GPU_BY_ID[gpu]
-    mean = input_len + output_len // 2
-    f = fit(m, precision, kv_precision, g, gpus, mean, 1, 1.0)
+    f = fit(m, precision, kv_precision, g, gpus, input_len + output_len // 2, 1, 1.0)
     batch = max(1, min(max_batch, f["max_concurrency"]))
-    step = decode_step(m, g, gpus, precision, kv_precision, batch, mean)["step"]
-    return output_len * batch / (output_len * step + batch * prefill_s(m, g, gpus, precision, input_len))
+    return served(m, g, gpus, precision, kv_precision, batch, input_len, output_len)["rate"]
 
 
 def node_rate(inp: dict[str, Any]) -> float:
