@@ -11,8 +11,17 @@ from types import MappingProxyType
 # INT4 is a group-quantized format (AWQ/GPTQ, group size 128, arXiv:2306.00978):
 # 4 bits + one FP16 scale + one 4-bit zero point per 128 weights
 # = 4 + 20/128 = 4.15625 bits = 0.51953125 bytes.
-WEIGHT_BYTES: Mapping[str, float] = MappingProxyType({"bf16": 2.0, "fp8": 1.0, "int4": 4.15625 / 8})
-PRECISIONS: tuple[str, ...] = ("bf16", "fp8", "int4")
+# FP4 is NVFP4, the format of Blackwell's FP4 tensor cores: 4-bit E2M1 values and one FP8
+# E4M3 scale per block of 16 = 4 + 8/16 = 4.5 bits = 0.5625 bytes (the per-tensor FP32
+# scale adds nothing measurable). NVIDIA, "Introducing NVFP4 for Efficient and Accurate
+# Low-Precision Inference" (2025): https://developer.nvidia.com/blog/introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/
+# MXFP4 (OCP Microscaling Formats v1.0: E2M1, one E8M0 scale per 32) is 4.25 bits; we model
+# NVFP4 because it is what NVIDIA's FP4 checkpoints (ModelOpt, TensorRT-LLM) and the
+# datasheets' FP4 rates use, and it is the larger of the two (+6 %): a fit at 4.5 bits holds
+# at 4.25. gpt-oss ships MXFP4 experts and BF16 attention (catalog/models.py).
+WEIGHT_BYTES: Mapping[str, float] = MappingProxyType(
+    {"bf16": 2.0, "fp8": 1.0, "int4": 4.15625 / 8, "fp4": 4.5 / 8})
+PRECISIONS: tuple[str, ...] = ("bf16", "fp8", "int4", "fp4")
 KV_BYTES: Mapping[str, float] = MappingProxyType({"bf16": 2.0, "fp8": 1.0})
 KV_PRECISIONS: tuple[str, ...] = ("bf16", "fp8")
 
@@ -73,7 +82,18 @@ GRAD_BYTES = 2
 # TP across 2 x 4 GPUs on 200 Gb/s IB with 2 NICs per node -> 0.65. The window
 # that rounds to both is mfu 0.212-0.219.
 DEFAULT_MFU = 0.215
+# Two NICs per node is the calibration above, and what a PCIe box carries (one
+# per two GPUs of a 4-GPU node). An 8-GPU SXM (HGX/DGX) node has one per GPU:
+# DGX H100/H200 "Four OSFP ports serving eight single-port NVIDIA ConnectX-7 VPI,
+# up to 400 Gb/s InfiniBand/Ethernet", DGX B200 "4x OSFP ports serving 8x
+# single-port NVIDIA ConnectX-7 VPI" (NVIDIA DGX BasePOD reference architecture,
+# Core Components, https://docs.nvidia.com/dgx-basepod/reference-architecture-
+# infrastructure-foundation-enterprise-ai/latest/core-components.html; the DGX
+# H100/H200 user guide's "Network Modules" table maps one ConnectX-7 to each GPU),
+# DGX A100 eight ConnectX-6 200 Gb/s (the reference suite's `nccl-hdr-dgx-a100`).
+# scaling.default_nics picks by the GPU's in-box link (NVLink: SXM board).
 DEFAULT_NICS_PER_NODE = 2
+NICS_PER_NODE_HGX = 8
 DEFAULT_SEQ_LEN = 4096
 DEFAULT_MICRO_BATCH = 1
 DEFAULT_GRAD_ACCUM = 32
@@ -167,8 +187,12 @@ PREFILL_MFU = 0.45  # Llama 3 (arXiv:2407.21783, Table 4) 38-43 %, Megatron-LM (
 PREFILL_MFU_RANGE = (0.30, 0.60)
 # Tensor cores run FP8 at twice the dense BF16 rate on every catalog GPU (Ada,
 # Hopper, Blackwell datasheets: e.g. H100 SXM 1,979 BF16 / 3,958 FP8 TFLOP/s with
-# sparsity). INT4 weights (AWQ/GPTQ) are dequantized to 16 bits: BF16 rate.
-COMPUTE_RATE_BY_PRECISION = MappingProxyType({"bf16": 1.0, "fp8": 2.0, "int4": 1.0})
+# sparsity). INT4 weights (AWQ/GPTQ) are dequantized to 16 bits: BF16 rate. FP4
+# (NVFP4) runs at 4x the BF16 rate on every GPU that has FP4 tensor cores (dense: RTX Pro
+# 6000 2,000 / 500, RTX 5090 1,676 / 419, B200 9,000 / 2,250; catalog/gpus.py fp4_tflops);
+# on the others it is refused (inputs.cross_check). Per GPU, catalog.gpus.tensor_tflops
+# gives the same rates (and BF16 for FP8 on the A100, which has no FP8 tensor cores).
+COMPUTE_RATE_BY_PRECISION = MappingProxyType({"bf16": 1.0, "fp8": 2.0, "int4": 1.0, "fp4": 4.0})
 # Forward pass of a dense transformer: 2 FLOPs per parameter per token (Kaplan
 # et al. 2020, arXiv:2001.08361, sec. 2.1), plus attention: 2 FLOPs per multiply-add
 # for QK^T and for AV, over heads x head_dim per layer and the cached tokens.
@@ -178,14 +202,52 @@ FORWARD_FLOPS_PER_PARAM_TOKEN = 2  # Kaplan et al. 2020, arXiv:2001.08361, sec. 
 TP_FORWARD_ALLREDUCES_PER_LAYER = 2
 
 # --- Training time (training_time.py) -------------------------------------------
-# Achieved share of dense BF16 peak of a large pretraining run: Llama 3 405B on
-# 8K-16K H100, 38-43 % (arXiv:2407.21783, Table 4); Megatron-LM on H100 41-48 %.
-# Default 0.40. Range: 0.25 (what Llama 3.1 70B's model card implies: 7.0M H100
-# hours for 15T tokens = 6 x 70.6e9 x 15e12 FLOPs / (7.0e6 h x 989.5 TFLOP/s),
-# everything counted) to 0.52 (the best published, Megatron-LM on A100).
-TRAINING_MFU = 0.40
+# Share of the training peak a GPU reaches while it computes (training_time's
+# ``mfu``; the whole step's MFU is that x the layout's efficiency). Calibrated:
+# Llama 3 405B's layout on 8,192 H100 (TP 8, PP 16, DP 64, 32 sequences of 8,192
+# tokens per replica; arXiv:2407.21783, Table 4) reached 43 % BF16 MFU over whole
+# steps; scaling.layout_step gives that layout an efficiency of 0.743 at
+# mfu 0.579 (0.58 x 0.742 = 0.430). Predicted, not fitted: the 16,384-GPU row
+# (DP 128, 16 sequences per replica) at 0.404, published 41 % (reference suite).
+# (Until 2026-12 the default was 0.40 with the efficiency of plain data
+# parallelism, about 0.98, multiplied in.)
+TRAINING_MFU = 0.58
+LLAMA3_405B_8K_GPUS_MFU = 0.43
+# The whole-step MFUs published for large runs: 0.25 (what Llama 3.1 70B's model
+# card implies: 7.0M H100 hours for 15T tokens = 6 x 70.6e9 x 15e12 FLOPs / (7.0e6 h
+# x 989.5 TFLOP/s), everything counted) to 0.52 (the best published, Megatron-LM on
+# A100, arXiv:2104.04473, Table 1). training_time's range: its GPU-hours x 0.43 / 0.52
+# to x 0.43 / 0.25, the runs' spread around the calibration run.
 TRAINING_MFU_RANGE = (0.25, 0.52)
+# A pretraining step (training_time): 2,048 sequences of 8,192 tokens, 16M tokens
+# per step, micro-batch 1: Llama 3 405B (arXiv:2407.21783, Table 4: "Seq. Len.
+# 8,192", "Tokens/Batch 16M"; sec. 3.4.1: the batch grows to 16M tokens).
+PRETRAIN_SEQ_LEN = 8192
+PRETRAIN_GLOBAL_BATCH = 2048
+# Fully sharded data parallel, per micro-batch: all-gather the weights for the
+# forward pass, again for the backward pass, reduce-scatter the gradients: 3
+# collectives of half an all-reduce each, 1.5 x DDP's traffic (ZeRO paper,
+# arXiv:1910.02054, sec. 7.2.2: 3 Psi against 2 Psi; PyTorch FSDP, arXiv:2304.11277).
+FSDP_COLLECTIVES_PER_MICRO_BATCH = 3
 HOURS_PER_MONTH = 365 * 24 / 12  # 730: a GPU-month is 730 GPU-hours
+# --- Serving as benchmarks run it (throughput.served, planner.py) -------------------
+# A served load is sized within a latency bound: the time between two output tokens
+# of one request at most 200 ms, MLPerf Inference's Llama 2 70B server-scenario limit
+# ("llama2-70b.Server.tpot_latency = 200", mlcommons/inference, loadgen/mlperf.conf;
+# its time to first token limit is 2,000 ms). A replica runs at most 256 requests at
+# once: vLLM's default max_num_seqs (vllm-project/vllm, vllm/config/scheduler.py,
+# SchedulerConfig.max_num_seqs = 256).
+MAX_ITL_MS = 200.0
+MAX_BATCH = 256
+# A maximum-throughput run (throughput's concurrency 0, trtllm-bench's and vLLM's offline
+# benchmarks) queues every request at once: the batch is what the KV cache holds. The cap is
+# the one the reference suite's trtllm-bench rows are reproduced with (reference.py,
+# `trtllm-70b-fp8-*`: their batches of 200-900 requests never reach it); not a published figure.
+MAX_OFFLINE_BATCH = 4096
+# A request's answer when the reader gives none: 500 output tokens, the replicas
+# calculator's tokens per request since 2026 and the NIM benchmarks' output length
+# (docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md: 5,000 in / 500 out).
+DEFAULT_OUTPUT_TOKENS = 500
 # throughput's note ``tp_comm_share``: tensor-parallel communication takes at
 # least this share of a decode step (the in-box link, not memory, sets the pace).
 TP_COMM_NOTE_SHARE = 0.25

@@ -23,12 +23,13 @@ from types import MappingProxyType
 from typing import Any
 
 from . import serving_memory as S
+from .assumptions import HOURS_PER_MONTH
 from .catalog import fabrics as F
 from .catalog.models import MODEL_BY_ID, Model, fp8_weights_gb
 from .registry import run
 from .throughput import offline_tokens_per_s, serving_itl_ms
 from .training_memory import zero_model_states_gb
-from .training_time import gpu_hours
+from .training_time import gpu_hours, layout_mfu
 
 GIB_PER_GB = 1e9 / S.GIB
 KINDS = ("ratio", "at_most", "at_least", "within")
@@ -86,7 +87,7 @@ def _offline_per_gpu(model: str, gpu: str, gpus: int, input_len: int, output_len
 
 def _training_hours_range(inputs: Mapping[str, Any]) -> tuple[float, float]:
     v = run("training_time", dict(inputs))["values"]
-    return v["gpu_months_low"] * 730, v["gpu_months_high"] * 730
+    return v["gpu_months_low"] * HOURS_PER_MONTH, v["gpu_months_high"] * HOURS_PER_MONTH
 
 
 def _gpu_hours_range(params_b: float, tokens_t: float, peak_tflops: float) -> tuple[float, float]:
@@ -111,6 +112,7 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = MappingProxyType({
     "training_gpu_hours_range": _training_hours_range,
     "gpu_hours_range": _gpu_hours_range,
     "training_gpu_hours": lambda inputs: run("training_time", dict(inputs))["values"]["gpu_hours"],
+    "training_layout_mfu": layout_mfu,
 })
 
 _8B_H100 = {"model": "llama-3.1-8b", "kv_precision": "bf16", "gpu": "h100-sxm", "gpus": 1, "concurrency": 1}
@@ -128,6 +130,12 @@ _NIM_SRC = "NVIDIA NIM benchmarking, Llama-3.3-70b-instruct 1.8.0, 2 x H100 80G,
 _NIM_70B = {"model": "llama-3.1-70b", "precision": "fp8", "kv_precision": "fp8", "gpu": "h100-sxm", "gpus": 2}
 _LLAMA31_CARD = "https://github.com/meta-llama/llama-models/blob/main/models/llama3_1/MODEL_CARD.md"
 _LLAMA31_SRC = "meta-llama/llama-models models/llama3_1/MODEL_CARD.md (Training Time, GPU hours, H100-80GB)"
+_LLAMA3 = "https://arxiv.org/abs/2407.21783"
+_LLAMA3_SRC = "Llama Team, The Llama 3 Herd of Models, arXiv:2407.21783, Table 4"
+_LLAMA2 = "https://arxiv.org/abs/2307.09288"
+_LLAMA2_SRC = "Touvron et al., Llama 2, arXiv:2307.09288, Table 2"
+_LLAMA2_70B = {"model": "llama-3.1-70b", "gpu": "a100-sxm", "gpus": 2048, "tokens_t": 2.0, "fabric": "ib-200",
+               "seq_len": 4096, "global_batch": 1024}
 
 
 def _trtllm(gpu: str, isl: int, osl: int, figure: float, **extra: Any) -> Reference:
@@ -140,12 +148,17 @@ def _trtllm(gpu: str, isl: int, osl: int, figure: float, **extra: Any) -> Refere
                                "output_len": osl}}, **{"tolerance": 0.25, **extra})
 
 
-def _train(tag: str, model: str, tokens_t: float, gpus: int, figure: float, note: str, **extra: Any) -> Reference:
-    return Reference(f"llama31-{tag}-gpu-hours", f"Llama 3.1 {tag.upper()}: GPU-hours of its training on H100 "
-                     f"({tokens_t:g}T tokens, {gpus:,} GPUs)", figure, "GPU-h", _LLAMA31_SRC, _LLAMA31_CARD,
-                     {"fn": "training_gpu_hours_range",
-                      "args": {"inputs": {"model": model, "gpu": "h100-sxm", "gpus": gpus, "tokens_t": tokens_t}}},
-                     kind="within", note=note, **extra)
+def _train(tag: str, model: str, tokens_t: float, gpus: int, figure: float, note: str, range_note: str,
+           **extra: Any) -> tuple[Reference, Reference]:
+    """Two checks of what training_time shows for a Llama 3.1 run: its GPU-months (as GPU-hours), and its range."""
+    inputs = {"model": model, "gpu": "h100-sxm", "gpus": gpus, "tokens_t": tokens_t}
+    what = f"Llama 3.1 {tag.upper()}: GPU-hours of its training on H100 ({tokens_t:g}T tokens, {gpus:,} GPUs)"
+    return (Reference(f"llama31-{tag}-gpu-hours", what, figure, "GPU-h", _LLAMA31_SRC, _LLAMA31_CARD,
+                      {"run": "training_time", "inputs": inputs, "value": "gpu_months"}, scale=HOURS_PER_MONTH,
+                      note=note, **extra),
+            Reference(f"llama31-{tag}-gpu-hours-range", what + ", in the shown range", figure, "GPU-h",
+                      _LLAMA31_SRC, _LLAMA31_CARD, {"fn": "training_gpu_hours_range", "args": {"inputs": inputs}},
+                      kind="within", note=range_note))
 
 REFERENCES: tuple[Reference, ...] = (
     # --- KV cache per token, from the models' own definitions ------------------
@@ -315,21 +328,40 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("nim-70b-h100-itl-c50", "NIM: same, concurrency 50: inter-token latency", 59.73, "ms", _NIM_SRC, _NIM,
               {"fn": "serving_itl_ms", "args": {**_NIM_70B, "input_len": 5000, "output_len": 500, "concurrency": 50}},
               tolerance=0.25, note="the step alone is 23.1 ms"),
-    # --- Training time (training_time.py: 6 P D FLOPs at MFU 0.25-0.52 x the layout's efficiency) -----
-    _train("405b", "llama-3.1-405b", 15.6, 16384, 30.84e6,
-           "3.8e25 FLOPs; ours 27.3M at the default MFU 0.40 (ratio 0.89)"),
-    _train("70b", "llama-3.1-70b", 15.0, 16384, 7.0e6,
-           "ours 4.56M at the default MFU 0.40 (ratio 0.65); the low end of the MFU range is this figure's"),
+    # --- Training time (training_time.py: 6 P D FLOPs at mfu x the layout's efficiency; what it shows) -----
+    # Llama 3 405B's layouts (arXiv:2407.21783, Table 4): the 8,192-GPU row calibrates training_time's mfu
+    # (assumptions.TRAINING_MFU); the 16,384-GPU row, with half the sequences per replica, is predicted.
+    Reference("llama3-405b-mfu-8k-gpus", "Llama 3 405B, 8,192 H100, TP 8 x PP 16 x DP 64, 32 sequences of 8,192 "
+              "tokens per replica: BF16 MFU", 0.43, "MFU", _LLAMA3_SRC, _LLAMA3,
+              {"fn": "training_layout_mfu", "args": {"model": "llama-3.1-405b", "gpu": "h100-sxm", "tp": 8, "pp": 16,
+                                                     "dp": 64}}, tolerance=0.01, calibration=True),
+    Reference("llama3-405b-mfu-16k-gpus", "Llama 3 405B, 16,384 H100, TP 8 x PP 16 x DP 128, 16 sequences per "
+              "replica: BF16 MFU", 0.41, "MFU", _LLAMA3_SRC, _LLAMA3,
+              {"fn": "training_layout_mfu", "args": {"model": "llama-3.1-405b", "gpu": "h100-sxm", "tp": 8, "pp": 16,
+                                                     "dp": 128}}, tolerance=0.05,
+              note="the pipeline bubble (PP - 1) / (V x M) doubles with half the micro-batches, as Meta says"),
+    *_train("405b", "llama-3.1-405b", 15.6, 16384, 30.84e6,
+            "3.8e25 FLOPs; the widget's own layout: TP 8 x PP 8 x DP 256, 42 % MFU over whole steps", "",
+            tolerance=0.30),
+    *_train("70b", "llama-3.1-70b", 15.0, 16384, 7.0e6,
+            "the card implies 25 % MFU, everything counted (ours 41 %): the largest deviation",
+            "the range's slow end is this figure's 25 %", tolerance=0.40),
     Reference("llama31-8b-gpu-hours", "Llama 3.1 8B: GPU-hours of its training on H100 (15T tokens)", 1.46e6,
               "GPU-h", _LLAMA31_SRC, _LLAMA31_CARD,
-              {"fn": "training_gpu_hours", "args": {"inputs": {"model": "llama-3.1-8b", "gpu": "h100-sxm",
-                                                               "gpus": 16384, "tokens_t": 15.0}}},
-              kind="at_most", note="ours 0.36 of it at MFU 0.40: the card counts every GPU-hour spent on the model"),
-    Reference("llama2-70b-gpu-hours", "Llama 2 70B: 2.0T tokens on A100-80GB (312 TFLOP/s BF16), GPU-hours",
-              1720320.0, "GPU-h", "Touvron et al., Llama 2, arXiv:2307.09288, Table 2",
-              "https://arxiv.org/abs/2307.09288",
-              {"fn": "gpu_hours_range", "args": {"params_b": 70.0, "tokens_t": 2.0, "peak_tflops": 312.0}},
-              kind="within", note="no A100 in the catalog: 6 P D at MFU 0.25-0.52; ours 1.87M at 0.40 (ratio 1.09)"),
+              {"run": "training_time", "inputs": {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": 16384,
+                                                  "tokens_t": 15.0}, "value": "gpu_months"},
+              scale=HOURS_PER_MONTH, kind="at_most",
+              note="the card implies 14 % MFU: it counts every GPU-hour spent on the model; GPU count unpublished"),
+    # Llama 2 70B: 2.0T tokens of 4,096 on A100 80GB at 200 Gb/s (arXiv:2307.09288, sec. 2.2.1 and Table 2);
+    # 4M tokens per step (Llama 2 keeps Llama 1's setting, arXiv:2302.13971, Table 2) = 1,024 sequences; the
+    # GPU count is not published ("up to 2000 GPUs" in sec. 2.2.1): 2,048. Its shape is Llama 3.1 70B's with
+    # a 32k vocabulary: 69.0B parameters, 2 % fewer than the 70.6B used here.
+    Reference("llama2-70b-gpu-hours", "Llama 2 70B: 2.0T tokens on A100 80GB, GPU-hours", 1720320.0, "GPU-h",
+              _LLAMA2_SRC, _LLAMA2, {"run": "training_time", "inputs": _LLAMA2_70B, "value": "gpu_months"},
+              scale=HOURS_PER_MONTH, tolerance=0.30, note="2,048 GPUs assumed; the widget: TP 4 x DP 512"),
+    Reference("llama2-70b-gpu-hours-range", "Llama 2 70B: the same, in the shown range", 1720320.0, "GPU-h",
+              _LLAMA2_SRC, _LLAMA2, {"fn": "training_gpu_hours_range", "args": {"inputs": _LLAMA2_70B}},
+              kind="within"),
 )
 
 

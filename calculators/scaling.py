@@ -33,6 +33,7 @@ Sapphire Rapids; range 10-32 GB/s, catalog/fabrics.py).
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from . import assumptions as A
@@ -44,15 +45,15 @@ from .catalog.fabrics import (
     pcie_allreduce_gbs,
     pcie_allreduce_range_gbs,
 )
-from .catalog.gpus import GPU_BY_ID, Gpu
+from .catalog.gpus import GPU_BY_ID, Gpu, training_tflops
 from .catalog.models import Model, resolve_model
 from .common import FABRIC, GPU, MODEL_INPUTS_DENSE, r, sig
 from .inputs import normalize
 from .spec import CalculatorSpec, Input, Output, Range, note
-from .training_memory import state_gb
+from .training_memory import layout_state_gb
 from .vram_fit import model_notes
 
-PARALLELISMS = ("tp", "dp", "pp", "tp_pp")
+PARALLELISMS = ("tp", "dp", "fsdp", "pp", "tp_pp")
 VERDICTS = ("scales", "restructure", "does_not_fit")
 NOTES = (
     "custom_inputs_ignored",
@@ -63,6 +64,10 @@ NOTES = (
     "verdict_depends_on_bandwidth",
     "verdict_depends_on_compute",
 )
+
+# Network cards per node: 0 = the GPU's usual server (``default_nics``: 8 on an SXM board, 2 in a
+# PCIe box). Every calculator that projects a step across nodes takes it.
+NICS_PER_NODE = Input("nics_per_node", "int", 0, unit="nics", min=0, max=16)
 
 SERIES_FIELDS = (
     Output("gpus_per_node", "count", "gpus"),
@@ -84,7 +89,7 @@ SPEC = CalculatorSpec(
         Input("gpus_per_node", "int", 8, unit="gpus", min=1, max=64),
         Input("nodes", "int", 1, unit="nodes", min=1, max=1024),
         FABRIC,
-        Input("nics_per_node", "int", A.DEFAULT_NICS_PER_NODE, unit="nics", min=1, max=16),
+        NICS_PER_NODE,
         Input("seq_len", "int", A.DEFAULT_SEQ_LEN, unit="tokens", min=1, max=1_048_576),
         Input("micro_batch", "int", A.DEFAULT_MICRO_BATCH, unit="sequences", min=1, max=1024),
         Input("grad_accum", "int", A.DEFAULT_GRAD_ACCUM, unit="micro_batches", min=1, max=4096),
@@ -115,6 +120,10 @@ SPEC = CalculatorSpec(
         Output("state_gb_per_gpu", "gb", "gb"),
         Output("gpu_memory_gb", "gb", "gb"),
         Output("state_fits", "bool"),
+        Output("nics_per_node", "count", "nics"),
+        Output("tp_degree", "count", "gpus"),
+        Output("pp_degree", "count", "gpus"),
+        Output("dp_degree", "count", "gpus"),
         Output("series", "list", None, SERIES_FIELDS),
     ),
     verdicts=VERDICTS,
@@ -136,51 +145,203 @@ def allreduce_s(nbytes: float, g: int, nodes: int, intra: Fabric, inter: Fabric,
     return t
 
 
+def default_nics(gpu: Gpu) -> int:
+    """Network cards per node of ``gpu``'s usual server: 8 on an SXM (HGX/DGX) board, else 2.
+
+    An 8-GPU HGX/DGX node has one NIC per GPU (assumptions.NICS_PER_NODE_HGX: DGX H100/H200 and
+    B200 "eight single-port NVIDIA ConnectX-7 VPI, up to 400 Gb/s", DGX A100 eight ConnectX-6
+    200 Gb/s); a PCIe box the article's two (assumptions.DEFAULT_NICS_PER_NODE, the calibration).
+    """
+    return A.NICS_PER_NODE_HGX if gpu.link.startswith("nvlink") else A.DEFAULT_NICS_PER_NODE
+
+
+def resolve_nics(gpu: Gpu, nics: int) -> int:
+    """``nics`` per node, or the GPU's usual server's (``default_nics``) when 0."""
+    return nics if nics > 0 else default_nics(gpu)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How ``tp`` x ``pp`` x ``dp`` GPUs split a training step.
+
+    Ranks are ordered [TP, PP, DP] (Llama 3, arXiv:2407.21783, sec. 3.3.2 and Figure 5:
+    the innermost dimension needs the most bandwidth): a TP group is ``tp`` neighbouring
+    GPUs (in one box when ``tp`` <= GPUs per node), a pipeline ``tp`` x ``pp`` of them, and
+    the ``dp`` replicas of the pipeline the outermost dimension. ``sharding`` is what the
+    data-parallel group shards: ``none`` (plain DDP: every replica holds the 16 B/param),
+    ``optimizer`` (gradients and optimizer states, ZeRO-2; Megatron-LM's distributed
+    optimizer and Llama 3's FSDP without resharding after forward: the same traffic as
+    DDP) or ``full`` (weights too: ZeRO-3 / PyTorch FSDP). ``virtual``: model chunks per
+    pipeline stage (the interleaved schedule).
+    """
+
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    sharding: str = "none"
+    virtual: int = 1
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.pp * self.dp
+
+
+SHARDINGS = ("none", "optimizer", "full")
+
+
+def _dp_collective_s(nbytes: float, lay: Layout, g: int, intra: Fabric, inter: Fabric, nics: int,
+                     share: float = 1.0) -> tuple[float, float]:
+    """(bandwidth seconds, latency seconds) of one all-reduce of ``nbytes`` over the ``dp`` replicas.
+
+    The DP group's members are ``tp`` x ``pp`` ranks apart: ``k`` of them share a box
+    (a ring there), the rest sit in ``dp / k`` boxes, reached over the box's NICs, which
+    the box's ``g / k`` concurrent DP groups share. ``share`` scales the volume: 0.5 is an
+    all-gather or a reduce-scatter (half an all-reduce, NCCL-tests PERFORMANCE.md).
+    """
+    stride = lay.tp * lay.pp
+    k = max(1, min(lay.dp, g // stride)) if stride < g else 1
+    boxes = max(1, lay.dp // k)
+    bw_t = lat_t = 0.0
+    if k > 1:
+        bw_t += 2 * (k - 1) / k * nbytes / (intra.bandwidth_gbs * 1e9)
+        lat_t += 2 * (k - 1) * intra.latency_us * 1e-6
+    if boxes > 1:
+        group_bw = min(nics, g) * k / g * inter.bandwidth_gbs * 1e9
+        bw_t += 2 * (boxes - 1) / boxes * nbytes / group_bw
+        lat_t += 2 * (boxes - 1) * inter.latency_us * 1e-6
+    return bw_t * share, lat_t * share
+
+
+def layout_step(model: Model, gpu: Gpu, lay: Layout, g: int, nodes: int, inter: Fabric, nics: int,
+                seq_len: int, micro_batch: int, micro_batches: float, mfu: float,
+                intra_factor: float = 1.0, placement: str = "switch", precision: str = "bf16",
+                overlap_dp: bool = False, recompute_share: float = 0.0) -> dict[str, float]:
+    """Unrounded per-optimizer-step times (seconds) and efficiency of one layout.
+
+    Each of the ``dp`` replicas runs ``micro_batches`` micro-batches of ``micro_batch`` x
+    ``seq_len`` tokens per step. Compute: 6 x P_active FLOPs per token at ``mfu`` x the
+    GPU's training peak (catalog ``training_tflops``: FP32 accumulate). Exposed
+    communication (not overlapped): Megatron TP's 4 all-reduces of b x s x h x 2 bytes per
+    layer; two pipeline sends per micro-batch and model chunk over the slowest stage
+    boundary; the pipeline bubble (pp - 1) / virtual micro-batch slots (Narayanan et al.
+    2021, arXiv:2104.04473, sec. 2.2: the interleaved schedule divides it by the chunks per
+    stage; Llama 3's "(PP - 1) / (V * M)", arXiv:2407.21783, sec. 3.3.2); and the DP
+    gradient traffic: one all-reduce of 2 x P / (tp x pp) bytes per step for ``none`` and
+    ``optimizer`` (ZeRO-2's reduce-scatter + all-gather move the same volume, ZeRO paper
+    arXiv:1910.02054, sec. 7.2.1), and per micro-batch two all-gathers of the weights
+    (forward and backward) and a reduce-scatter of the gradients for ``full`` (1.5 x DDP's
+    volume, sec. 7.2.2; PyTorch FSDP, arXiv:2304.11277, sec. 3.2), one collective per layer
+    each (FSDP wraps each transformer block). With ``overlap_dp`` the DP traffic hides
+    behind compute as the frameworks schedule it (DDP's bucketed all-reduce during the
+    backward pass, arXiv:2006.15704, sec. 3.2.3; FSDP's forward and backward prefetch,
+    arXiv:2304.11277, sec. 3.3): only what exceeds the backward pass (``none``,
+    ``optimizer``), or the forward pass and the backward pass of each micro-batch
+    (``full``), is exposed. ``recompute_share``: the share of layers whose activations are
+    recomputed in the backward pass (one more forward pass of them: 2 of the 6 FLOPs per
+    parameter and token), time that does no useful work.
+    """
+    intra = intra_link(gpu, placement)
+    if intra_factor != 1.0:
+        intra = dataclasses.replace(intra, bandwidth_gbs=intra.bandwidth_gbs * intra_factor)
+    n = g * nodes
+    flops = mfu * training_tflops(gpu, precision) * 1e12
+    tokens = seq_len * micro_batch
+    work = A.FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * tokens  # FLOPs per micro-batch
+    act_bytes = tokens * model.hidden * A.ACT_ELEMENT_BYTES
+    m = micro_batches
+    t, p, v = lay.tp, lay.pp, max(1, lay.virtual)
+    t_mb = work / (t * p * flops)  # one micro-batch on one pipeline rank
+    if t == 1:
+        t_tp = 0.0
+    elif t <= g:  # in the box
+        t_tp = A.TP_ALLREDUCES_PER_LAYER * model.layers / p * allreduce_s(act_bytes, t, 1, intra, inter, nics)
+    else:  # the TP group spans boxes: hierarchical all-reduce
+        t_tp = A.TP_ALLREDUCES_PER_LAYER * model.layers / p * allreduce_s(act_bytes, g, t // g, intra, inter,
+                                                                           nics)
+    if p == 1:
+        t_p2p = 0.0
+    elif t * p > g:  # the pipeline spans boxes: its slowest boundary crosses the network
+        bw = min(nics, t) * inter.bandwidth_gbs * 1e9
+        t_p2p = 2 * v * (act_bytes / bw + inter.latency_us * 1e-6)
+    else:
+        t_p2p = 2 * v * (act_bytes / (intra.bandwidth_gbs * 1e9) + intra.latency_us * 1e-6)
+    slots = m + (p - 1) / v
+    compute = m * t_mb
+    comm_tp = slots * t_tp
+    comm_p2p = slots * t_p2p
+    bubble = (p - 1) / v * t_mb
+    comm_dp = 0.0
+    if lay.dp > 1:
+        grad_bytes = A.GRAD_BYTES * model.params_b * 1e9 / (t * p)
+        if lay.sharding == "full":
+            bw_s, lat_s = _dp_collective_s(grad_bytes, lay, g, intra, inter, nics, 0.5)
+            collective = bw_s + lat_s * model.layers / p  # one all-gather (or reduce-scatter) per layer
+            if overlap_dp:
+                per_mb = max(0.0, collective - t_mb / 3) + max(0.0, 2 * collective - 2 * t_mb / 3)
+            else:
+                per_mb = A.FSDP_COLLECTIVES_PER_MICRO_BATCH * collective
+            comm_dp = m * per_mb
+        else:
+            bw_s, lat_s = _dp_collective_s(grad_bytes, lay, g, intra, inter, nics)
+            comm_dp = bw_s + lat_s
+            if overlap_dp:
+                comm_dp = max(0.0, comm_dp - 2 * t_mb / 3)
+    comm = comm_tp + comm_p2p + comm_dp
+    recompute = compute * recompute_share * A.FORWARD_FLOPS_PER_PARAM_TOKEN / A.FLOPS_PER_PARAM_TOKEN
+    total = compute + comm + bubble + recompute
+    return {"compute": compute, "comm": comm, "comm_tp": comm_tp, "comm_p2p": comm_p2p, "comm_dp": comm_dp,
+            "bubble": bubble, "recompute": recompute, "total": total, "efficiency": compute / total, "gpus": n,
+            "flops": flops}
+
+
+def largest_divisor_at_most(n: int, cap: int) -> int:
+    """The largest divisor of ``n`` that is at most ``cap`` (at least 1)."""
+    best = 1
+    i = 1
+    while i * i <= n:
+        if n % i == 0:
+            for d in (i, n // i):
+                if best < d <= cap:
+                    best = d
+        i += 1
+    return best
+
+
+def scaling_layout(model: Model, parallelism: str, g: int, nodes: int) -> Layout:
+    """The layout ``scaling``'s ``parallelism`` runs on g GPUs x ``nodes`` nodes.
+
+    ``tp``: one tensor-parallel group over every GPU (across the boxes when ``nodes`` > 1:
+    the article's case against it); ``dp``: plain data parallel; ``fsdp``: fully sharded
+    data parallel (ZeRO-3) over every GPU; ``pp``: one pipeline stage per GPU, at most one
+    per layer (the rest data-parallel replicas of the pipeline); ``tp_pp``: TP inside each
+    box, one stage per box, at most one per layer.
+    """
+    n = g * nodes
+    if parallelism == "dp":
+        return Layout(dp=n)
+    if parallelism == "fsdp":
+        return Layout(dp=n, sharding="full")
+    if parallelism == "tp":
+        return Layout(tp=n)
+    if parallelism == "pp":
+        p = largest_divisor_at_most(n, model.layers)
+        return Layout(pp=p, dp=n // p)
+    p = largest_divisor_at_most(nodes, model.layers)
+    return Layout(tp=g, pp=p, dp=nodes // p)
+
+
 def step(model: Model, gpu: Gpu, parallelism: str, g: int, nodes: int, inter: Fabric,
          nics: int, seq_len: int, micro_batch: int, grad_accum: int, mfu: float,
          intra_factor: float = 1.0, placement: str = "switch") -> dict[str, float]:
     """Unrounded per-optimizer-step times (seconds) and efficiency for one configuration.
 
     ``intra_factor`` scales the in-box link's bandwidth (the uncertainty range);
-    ``placement`` is the PCIe topology (``intra_link``).
+    ``placement`` is the PCIe topology (``intra_link``). ``nics`` 0 is the GPU's
+    usual server's (``default_nics``). No overlap of compute and communication.
     """
-    intra = intra_link(gpu, placement)
-    if intra_factor != 1.0:
-        intra = dataclasses.replace(intra, bandwidth_gbs=intra.bandwidth_gbs * intra_factor)
-    n = g * nodes
-    flops = mfu * gpu.bf16_tflops * 1e12
-    tokens = seq_len * micro_batch
-    work = A.FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * tokens  # FLOPs per micro-batch
-    act_bytes = tokens * model.hidden * A.ACT_ELEMENT_BYTES
-    m = grad_accum
-    bubble = 0.0
-    if parallelism == "dp":
-        compute = m * work / flops
-        comm = allreduce_s(A.GRAD_BYTES * model.params_b * 1e9, g, nodes, intra, inter, nics)
-    elif parallelism == "tp":
-        compute = m * work / (n * flops)
-        per_layer = allreduce_s(act_bytes, g, nodes, intra, inter, nics)
-        comm = m * A.TP_ALLREDUCES_PER_LAYER * model.layers * per_layer
-    else:
-        stages = n if parallelism == "pp" else nodes
-        tp = 1 if parallelism == "pp" else g
-        t_mb = work / (n * flops)
-        per_layer = allreduce_s(act_bytes, tp, 1, intra, inter, nics)
-        t_tp = A.TP_ALLREDUCES_PER_LAYER * model.layers / stages * per_layer
-        if stages == 1:
-            t_p2p = 0.0
-        elif nodes > 1:  # the slowest stage boundary crosses the network
-            bw = min(nics, tp) * inter.bandwidth_gbs * 1e9
-            t_p2p = 2 * (act_bytes / bw + inter.latency_us * 1e-6)
-        else:
-            t_p2p = 2 * (act_bytes / (intra.bandwidth_gbs * 1e9) + intra.latency_us * 1e-6)
-        slots = m + stages - 1
-        compute = m * t_mb
-        comm = slots * (t_tp + t_p2p)
-        bubble = (stages - 1) * t_mb
-    total = compute + comm + bubble
-    return {"compute": compute, "comm": comm, "bubble": bubble, "total": total,
-            "efficiency": compute / total, "gpus": n, "flops": flops}
+    lay = scaling_layout(model, parallelism, g, nodes)
+    return layout_step(model, gpu, lay, g, nodes, inter, resolve_nics(gpu, nics), seq_len, micro_batch,
+                       grad_accum, mfu, intra_factor, placement)
 
 
 def intra_link(gpu: Gpu, placement: str = "switch") -> Fabric:
@@ -271,9 +432,8 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     fast = step(model, gpu, inp["parallelism"], g, nodes, inter, inp["nics_per_node"], inp["seq_len"],
                 inp["micro_batch"], inp["grad_accum"], max(inp["mfu"], A.PUBLISHED_MFU_MAX),
                 placement=placement)["efficiency"]
-    weights, grads, optimizer, _ = state_gb(model, "full", 0)
-    shards = 1 if inp["parallelism"] == "dp" else s["gpus"]
-    per_gpu = (weights + grads + optimizer) / shards
+    lay = scaling_layout(model, inp["parallelism"], g, nodes)
+    per_gpu = layout_state_gb(model, lay.tp, lay.pp, lay.dp, lay.sharding)
     state_fits = per_gpu <= gpu.memory_gb
     changes = (low < A.EFFICIENCY_THRESHOLD) != (high < A.EFFICIENCY_THRESHOLD)
     values = {
@@ -300,6 +460,10 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "state_gb_per_gpu": r(per_gpu, 2),
         "gpu_memory_gb": gpu.memory_gb,
         "state_fits": state_fits,
+        "nics_per_node": resolve_nics(gpu, inp["nics_per_node"]),
+        "tp_degree": lay.tp,
+        "pp_degree": lay.pp,
+        "dp_degree": lay.dp,
         "series": _series(model, gpu, inp),
     }
     notes = model_notes(model, inp, raw)

@@ -25,8 +25,8 @@ fits = total_gb <= usable_gb (90 % of VRAM); min_gpus = ceil(total / (0.9 x memo
 from typing import Any
 
 from . import assumptions as A
-from .catalog.gpus import GPU_BY_ID
-from .catalog.models import CUSTOM, Model, block_params_b, embedding_params_b, resolve_model
+from .catalog.gpus import GPU_BY_ID, Gpu
+from .catalog.models import CUSTOM, MODEL_BY_ID, Model, block_params_b, embedding_params_b, resolve_model
 from .common import GPU, GPUS, MODEL_INPUTS_DENSE, ceil_div, r, sig
 from .spec import CalculatorSpec, Input, Output, note
 from .vram_fit import model_notes
@@ -139,6 +139,36 @@ def zero_model_states_gb(params_b: float, stage: int, gpus: int, accounting: str
     return (largest + (2 if offload_optimizer else 18) * p / gpus) / 1e9
 
 
+# Sharded data parallel (ZeRO-3 / PyTorch FSDP) holds, besides its shard, the
+# unsharded weights of the unit it computes and of the one it prefetches (FSDP
+# wraps each transformer block: Zhao et al. 2023, arXiv:2304.11277, sec. 3.1 and
+# 3.3, forward and backward prefetch): 2 blocks' weights.
+FSDP_GATHERED_UNITS = 2
+
+
+def layout_state_gb(model: Model, tp: int, pp: int, dp: int, sharding: str) -> float:
+    """Full-training state per GPU (GB) of a TP x PP x DP layout, 16 B/param (ZeRO paper, sec. 3.1).
+
+    ``sharding`` (scaling.SHARDINGS): ``none`` replicates the state over the ``dp``
+    replicas (DDP, ZeRO's baseline), ``optimizer`` shards gradients and optimizer states
+    (ZeRO-2: 2 + 14 / dp bytes per parameter), ``full`` everything (ZeRO-3 / FSDP: 16 / dp).
+    Each pipeline rank holds 1 / (tp x pp) of the parameters.
+    """
+    p = model.params_b / (tp * pp)
+    per_param = A.TRAIN_WEIGHT_BYTES + A.TRAIN_GRAD_BYTES + A.TRAIN_OPTIMIZER_BYTES
+    if sharding == "none":
+        return p * per_param
+    if sharding == "optimizer":
+        return p * (A.TRAIN_WEIGHT_BYTES + (A.TRAIN_GRAD_BYTES + A.TRAIN_OPTIMIZER_BYTES) / dp)
+    return p * per_param / dp
+
+
+def gathered_unit_gb(model: Model, method: str) -> float:
+    """Weights (GB) FSDP holds unsharded while it computes: ``FSDP_GATHERED_UNITS`` transformer blocks."""
+    base_bytes = A.QLORA_BASE_BYTES if method == "qlora" else A.TRAIN_WEIGHT_BYTES
+    return FSDP_GATHERED_UNITS * block_params_b(model) / model.layers * base_bytes
+
+
 def activations_gb(model: Model, seq_len: int, micro_batch: int, recompute: str) -> float:
     """Activation memory of one micro-batch (GB)."""
     sbh = seq_len * micro_batch * model.hidden
@@ -192,3 +222,75 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     if model.id == CUSTOM:
         notes.append(note("hidden_size_estimated", hidden=model.hidden))
     return {"values": values, "verdict": "fits" if m["fits"] else "does_not_fit", "notes": notes}
+
+
+def layout_activations_gb(model: Model, tp: int, pp: int, virtual: int, seq_len: int, micro_batch: int,
+                          micro_batches: float, recompute: str) -> float:
+    """Activations (GB) one GPU holds in a TP x PP layout with the 1F1B schedule.
+
+    Tensor + sequence parallelism split a layer's activations over the ``tp`` GPUs; the
+    first pipeline stage holds min(pp, micro-batches) micro-batches of its L / pp layers in
+    flight, i.e. up to the whole model's L layers, times 1 + (pp - 1) / (pp x virtual) with
+    the interleaved schedule (Korthikanti et al. 2022, arXiv:2205.05198, sec. 4.2.3).
+    """
+    sbh = seq_len * micro_batch * model.hidden
+    inflight = 1.0 if pp == 1 else min(pp, max(1.0, micro_batches)) * (1 + (pp - 1) / (pp * max(1, virtual)))
+    per_layer = A.ACT_CHECKPOINT_BYTES_PER_SBH if recompute == "full" else A.ACT_BYTES_PER_SBH
+    acts = per_layer * sbh * model.layers / pp * inflight
+    if recompute == "full":
+        acts += A.ACT_BYTES_PER_SBH * sbh  # the layer being recomputed
+    return acts / tp / 1e9
+
+
+# What published fine-tuning recipes run (fits_training's defaults): gradient
+# checkpointing on, 4,096-token sequences, micro-batch 1. QLoRA trains with
+# gradient checkpointing (Dettmers et al. 2023, arXiv:2305.14314, sec. 3: "gradient
+# checkpointing" in its 48 GB 65B run); axolotl's Llama 3 recipes set
+# "gradient_checkpointing: true" and "sequence_len: 4096" (axolotl-ai-cloud/axolotl,
+# examples/llama-3/lora-8b.yml and qlora.yml); Unsloth's notebooks
+# use_gradient_checkpointing="unsloth" at max_seq_length 2048; Hugging Face PEFT's
+# QLoRA guide turns on gradient checkpointing (prepare_model_for_kbit_training).
+RECIPE_SEQ_LEN = 4096
+RECIPE_RECOMPUTE = "full"
+# min_gpus is searched over the counts clusters are built from (1, 2, 4, ... GPUs).
+MAX_SHARDED_GPUS = 65536
+
+
+def _sharded_per_gpu_gb(model: Model, method: str, rank: int, gpus: int, seq_len: int, micro_batch: int,
+                        recompute: str) -> tuple[float, float, float]:
+    """(per-GPU GB, state GB, activations GB per GPU) with the state sharded over ``gpus`` GPUs (FSDP)."""
+    weights, grads, optimizer, _ = state_gb(model, method, rank)
+    state = weights + grads + optimizer
+    acts = activations_gb(model, seq_len, micro_batch, recompute)  # each GPU its own micro-batch
+    unit = gathered_unit_gb(model, method) if gpus > 1 else 0.0
+    return state / gpus + acts + unit, state, acts
+
+
+def fits_training(model: Model | str, method: str, gpu: Gpu | str, gpus: int,
+                  seq_len: int = RECIPE_SEQ_LEN, recompute: str = RECIPE_RECOMPUTE, micro_batch: int = 1,
+                  lora_rank: int = A.DEFAULT_LORA_RANK) -> dict[str, Any]:
+    """Does a ``method`` (full, lora, qlora) run fit ``gpus`` of ``gpu``, and on how few would it?
+
+    One GPU holds the whole state; more shard it with FSDP / ZeRO-3 (every GPU its own
+    micro-batch of activations and the ``FSDP_GATHERED_UNITS`` blocks it works on).
+    Defaults are the published recipes' (``RECIPE_SEQ_LEN``, ``RECIPE_RECOMPUTE``).
+    Returns ``fits``, ``per_gpu_gb``, ``total_gb`` (all ``gpus`` together), ``usable_gb_per_gpu``
+    (90 % of a GPU), ``state_gb``, ``activations_gb`` (one micro-batch), ``min_gpus``: the
+    fewest of 1, 2, 4, 8, ... that hold it (0 when none does: one micro-batch's activations
+    alone exceed a GPU).
+    """
+    if isinstance(model, str):
+        model = MODEL_BY_ID[model]
+    if isinstance(gpu, str):
+        gpu = GPU_BY_ID[gpu]
+    usable = gpu.memory_gb * (1.0 - A.RUNTIME_RESERVE)
+    per_gpu, state, acts = _sharded_per_gpu_gb(model, method, lora_rank, gpus, seq_len, micro_batch, recompute)
+    min_gpus, n = 0, 1
+    while n <= MAX_SHARDED_GPUS:
+        if _sharded_per_gpu_gb(model, method, lora_rank, n, seq_len, micro_batch, recompute)[0] <= usable:
+            min_gpus = n
+            break
+        n *= 2
+    return {"fits": per_gpu <= usable, "per_gpu_gb": per_gpu, "total_gb": per_gpu * gpus,
+            "usable_gb_per_gpu": usable, "state_gb": state, "activations_gb": acts, "min_gpus": min_gpus,
+            "seq_len": seq_len, "recompute": recompute, "micro_batch": micro_batch, "lora_rank": lora_rank}

@@ -68,6 +68,7 @@ LABELS = {
     "spare": N_("Add a spare node (N+1)"),
     "pcie_placement": N_("Where the GPUs sit on PCIe"),
     "tokens_t": N_("Training tokens (trillions)"),
+    "global_batch": N_("Global batch (sequences per step)"),
     # A label for one calculator's field, where the shared one would mislead ("calculator:field").
     "training_time:gpus": N_("GPUs in all"),
     "sxm_gpu": N_("GPU of the SXM node"),
@@ -102,7 +103,10 @@ HELP = {
     "gpus_per_node": N_("GPUs in each node."),
     "nodes": N_("Number of nodes."),
     "fabric": N_("The link between nodes; inside a node the GPUs talk over PCIe or NVLink."),
-    "nics_per_node": N_("Network cards per node used by the collectives."),
+    "nics_per_node": N_(
+        "Network cards per node used by the collectives; 0 takes the GPU's usual server: 8 on an SXM (HGX) board, "
+        "one per GPU, 2 in a PCIe box."
+    ),
     "grad_accum": N_("Micro-batches per optimizer step."),
     "mfu": N_("Share of the GPU's peak BF16 throughput actually reached, in % (21.5 %) or as a share (0.215)."),
     "workload": N_("What the node will do."),
@@ -124,6 +128,19 @@ HELP = {
         "the CPUs (~22 GB/s). Ignored for NVLink."
     ),
     "tokens_t": N_("Tokens the model is trained on, in trillions (Llama 3: 15)."),
+    "global_batch": N_(
+        "Sequences of one optimizer step over all GPUs; Llama 3 405B: 2,048 of 8,192 tokens (16M tokens). It caps "
+        "the data-parallel replicas: each needs at least one."
+    ),
+    "training_time:parallelism": N_(
+        "How the GPUs split the model: Fastest takes the quickest layout that fits; tensor parallelism stays inside "
+        "a box, pipeline stages run across boxes, data parallelism takes the rest."
+    ),
+    "training_time:mfu": N_(
+        "Share of the GPU's training peak (BF16 with FP32 accumulation) reached while computing, in % (58 %) or as "
+        "a share; communication and the pipeline bubble come on top."
+    ),
+    "training_time:seq_len": N_("Tokens per training sequence; Llama 3 pre-trained on 8,192."),
     "training_time:gpus": N_("GPUs of the whole run, rounded up to whole nodes."),
     "sxm_gpu": N_("The reference row: an 8-GPU NVLink node, which Kentino does not build."),
     "compare:gpu": N_("The card in the 8-GPU node and in each of the two 4-GPU nodes."),
@@ -147,6 +164,8 @@ CHOICES = {
     "nvlink5": N_("NVLink 5"),
     "nvlink3": N_("NVLink 3"),
     "dp": N_("Data parallel (DP)"),
+    "fsdp": N_("Fully sharded data parallel (FSDP, ZeRO-3)"),
+    "parallelism:auto": N_("Fastest layout that fits"),
     "pp": N_("Pipeline parallel (PP)"),
     "pcie5": N_("PCIe Gen5 (inside one box)"),
     "nvlink": N_("NVLink"),
@@ -209,6 +228,8 @@ OUTPUTS = {
     "cluster_kw": N_("Power of all nodes (maximum)"),
     "gpu_months": N_("GPU-months"),
     "gpu_months_range": N_("GPU-months over the compute range"),
+    "layout": N_("Layout"),
+    "mfu_achieved": N_("Share of peak over whole steps (MFU)"),
     "days": N_("Wall-clock time"),
     "energy_mwh": N_("Energy for the run"),
     "two_nodes_vs_one": N_("Two 4-GPU nodes against one 8-GPU node, tokens/s"),
@@ -347,17 +368,19 @@ EXPLANATIONS.update({
     ),
     ("training_time", "within_a_month"): N_(
         "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "GPUs at {efficiency} scaling efficiency, drawing {cluster_kw} ({energy_mwh} in all)."
+        "GPUs split TP {tp_degree} × PP {pp_degree} × DP {dp_degree}, at {efficiency} scaling efficiency "
+        "({mfu_achieved} of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
     ),
     ("training_time", "months"): N_(
         "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "GPUs, months of wall-clock time, at {efficiency} scaling efficiency, drawing {cluster_kw} "
-        "({energy_mwh} in all)."
+        "GPUs split TP {tp_degree} × PP {pp_degree} × DP {dp_degree}, months of wall-clock time, at {efficiency} "
+        "scaling efficiency ({mfu_achieved} of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
     ),
     ("training_time", "years"): N_(
         "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "GPUs, more than a year; such a run needs a far larger cluster. Scaling efficiency {efficiency}, "
-        "drawing {cluster_kw} ({energy_mwh} in all)."
+        "GPUs split TP {tp_degree} × PP {pp_degree} × DP {dp_degree}, more than a year; such a run needs a far "
+        "larger cluster. Scaling efficiency {efficiency} ({mfu_achieved} of peak over whole steps), drawing "
+        "{cluster_kw} ({energy_mwh} in all)."
     ),
     ("compare", "one_node"): N_(
         "One 8-GPU node delivers {one_node_tokens_per_s} and trains at {one_node_efficiency} scaling "
@@ -463,6 +486,10 @@ NOTES = {
         "not their memory, limits the rate."
     ),
     "gpus_rounded_to_nodes": N_("The GPUs are rounded up to whole nodes: {gpus} GPUs in {nodes} nodes."),
+    "batch_below_dp": N_(
+        "{dp} data-parallel replicas share a global batch of {global_batch} sequences: each needs at least one, so "
+        "a step takes {dp} sequences."
+    ),
     "sxm_not_kentino_hardware": N_(
         "The SXM row is a reference: Kentino does not build SXM nodes. No prices are shown."
     ),

@@ -29,9 +29,9 @@ def test_suite_shape() -> None:
         assert ref.tolerance >= 0 and ref.figure > 0
     assert R.failures() == []
     # The figures constants were fitted on (the driver's 0.42 GiB; the activation peak per token and
-    # the PCIe non-torch memory); every other one is a prediction.
+    # the PCIe non-torch memory; training_time's mfu); every other one is a prediction.
     assert [r.id for r in R.REFERENCES if r.calibration] == [
-        "exposed-h100", "vllm-3090-8b-20k", "vllm-3090-8b-29k", "vllm-24gb-8b-128k"]
+        "exposed-h100", "vllm-3090-8b-20k", "vllm-3090-8b-29k", "vllm-24gb-8b-128k", "llama3-405b-mfu-8k-gpus"]
 
 
 def test_a_wrong_figure_fails() -> None:
