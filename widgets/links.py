@@ -16,18 +16,23 @@ from collections.abc import Callable
 from typing import Any
 
 from widgets import numbers, strings
-from widgets.messages import LOCALE_DIR, text
+from widgets.messages import text, translations
 
 MAX_VALUE = 100  # characters of one value the page reads from a link (calculators.js cuts there too)
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
 
 
 def form_of(link: dict[str, Any]) -> str:
-    """The form a link's values are written in: `numbers.NEUTRAL` unless it names a language of the site."""
+    """The form a link's values are written in: `numbers.NEUTRAL` unless it names a language of the site
+    (one with a catalog: loaded already in the browser's snapshot, which may not have the files yet)."""
     form = link.get("form")
-    if isinstance(form, str) and LANGUAGE.fullmatch(form) and (LOCALE_DIR / form).is_dir():
-        return form
-    return numbers.NEUTRAL
+    if not isinstance(form, str) or not LANGUAGE.fullmatch(form):
+        return numbers.NEUTRAL
+    try:
+        translations(form)
+    except OSError:
+        return numbers.NEUTRAL
+    return form
 
 
 def merge(name: str, fields: dict[str, dict[str, Any]], inputs: dict[str, Any], link: dict[str, Any] | None,

@@ -211,5 +211,5 @@ def warm(languages: Iterable[str]) -> None:
             view(name, _BAD_INPUTS, lang)
         view("vram_fit", _CUSTOM_MODEL, lang)
         view("vram_fit", {"gpus": "1.500", "context": "63,9999999999999999"}, lang)  # ambiguous, not whole
-        for link in _LINKS:
+        for link in (*_LINKS, {"form": lang, "values": {"context": "8192"}}):  # the switcher's typed form too
             view("vram_fit", {}, lang, link)

@@ -314,10 +314,10 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any]
         summary = errors[first] if first not in fields else \
             text(lang, strings.UI["check_field"], field=text(lang, strings.LABELS[first]))
         # The fields stay usable (a custom model's fields open while it is the model chosen, whatever
-        # their text), and a link's values show as this page writes them.
-        defaults = {key: f["default"] for key, f in fields.items()}
+        # their text; a field another one decides on stays enabled while that one is unreadable), and a
+        # link's values show as this page writes them.
         return {"calculator": name, "lang": lang, "ok": False, "errors": errors, "summary": summary,
-                "first_error": first, "controls": controls(name, {**defaults, **inputs}),
+                "first_error": first, "controls": controls(name, inputs),
                 "inputs": links.shown(fields, raw_inputs, forms, inputs, lang, input_value_text), "notices": notices}
     values = result["values"]
     verdict_text = format_kind("key", None, result["verdict"], lang) if result["verdict"] else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -132,3 +133,10 @@ def test_typed_text_carried_by_the_language_switcher_is_read_in_its_language(lan
 def test_a_form_the_site_has_no_language_for_is_neutral(form: object) -> None:
     assert links.form_of({"form": form, "values": {}}) == numbers.NEUTRAL
     assert links.form_of({"form": "fr", "values": {}}) == "fr"
+
+
+def test_the_page_and_python_cut_a_links_value_at_the_same_length() -> None:
+    from tests.conftest import ROOT
+
+    script = (ROOT / "overrides" / "assets" / "javascripts" / "links.js").read_text(encoding="utf-8")
+    assert int(re.search(r"const MAX_VALUE = (\d+);", script)[1]) == links.MAX_VALUE
