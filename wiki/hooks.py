@@ -1,14 +1,22 @@
 """MkDocs hooks (see `hooks:` in mkdocs.yml): thin adapters, each delegating to a plain module.
 
 MkDocs loads this file by path, so the repository root is put on `sys.path` to import `wiki`.
+
+A problem in a page (active content, a broken calculator embed, a script the theme did not write) does
+not stop the build at once: every page of every language is built and checked, each problem is recorded
+as it is found (`wiki/problems.py`), and the build fails once, at its end, listing all of them. (Logged
+as they come, they would count as warnings of static-i18n's nested build of the next language, which
+would then stop on its own, half-told; if the build stops for another reason, `on_build_error` lists them.)
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -24,6 +32,31 @@ from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
 from wiki.problems import Problem, record  # noqa: E402
 from wiki.search_index import write_split_indexes  # noqa: E402
 from wiki.sitemap import rewrite_sitemap  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.kentino")
+FOUND = "The pages have problems; the site was not built"
+
+
+@dataclass
+class _Found:
+    """The problems of the pages built so far, in every language: the build fails on them at its end."""
+
+    problems: list[Problem] = field(default_factory=list)
+    told: bool = False
+
+    def add(self, problems: list[Problem]) -> None:
+        """Record `problems` now (a later failure must not lose them); the build fails on them at its end."""
+        new = [problem for problem in problems if problem not in self.problems]  # a fallback page: seen twice
+        record(new)
+        self.problems += new
+
+    def clear(self) -> None:
+        """Forget them: a new build (`mkdocs serve` rebuilds) starts."""
+        self.problems.clear()
+        self.told = False
+
+
+_found = _Found()
 
 
 def _fail(title: str, problems: list[Problem]) -> NoReturn:
@@ -70,6 +103,8 @@ def on_startup(command: str, **_: object) -> None:
 def on_config(config: MkDocsConfig) -> None:
     """Check the gettext catalogs (a missing or fuzzy translation fails the build) and compile them."""
     _theme.hashes.clear()
+    if not getattr(config.plugins["i18n"], "building", False):  # not static-i18n's build of the next language
+        _found.clear()
     default, others = _languages(config)
     langs = (default, *others)
     problems = catalogs.check(langs)
@@ -110,10 +145,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     first_line = body_start_line(page.file.content_string)
     try:
         markdown, page.kw_widgets = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
-    except EmbedError as error:
+    except EmbedError as error:  # the page goes on without its widgets, for the problems of the others
         found = error.problem
-        record([Problem(found.file, found.line, f"Broken calculator embed: {found.message}")])
-        raise PluginError(f"Broken calculator embed: {error}") from None
+        _found.add([Problem(found.file, found.line, f"Broken calculator embed: {found.message}")])
+        page.kw_widgets = {}
     if page.kw_widgets:
         _prepare_runtime(config)
     if lang != building:
@@ -126,17 +161,16 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """Refuse active content (scripts, handlers, frames, meta refresh...) in a page, with file:line; put
-    the prerendered widgets in; mark the text of a page shown in a language it is not written in with
-    the language it is in."""
-    source = page.file.content_string
-    problems = [Problem(f"docs/{page.file.src_uri}", content_policy.source_line(source, found.needle),
-                        f"{found.what} is not allowed in a page: remove it (the site's policy runs only the theme's "
-                        "scripts), or show it as code")
-                for found in content_policy.active_content(html)]
-    if problems:
-        _fail("Active content in a page", problems)
-    html = place_widgets(html, getattr(page, "kw_widgets", {}))
+    """Refuse what the content policy does not allow (scripts, handlers, frames, meta refresh, off-site
+    images, malformed HTML...) in a page, with file:line; then put the prerendered widgets in (made by
+    our code, after the check: `wiki/content_policy.py`); mark the text of a page shown in a language it
+    is not written in with the language it is in."""
+    widgets, source = getattr(page, "kw_widgets", {}), page.file.content_string
+    problems = content_policy.page_problems(html, source, f"docs/{page.file.src_uri}",
+                                            urlsplit(config.site_url or "").hostname, widgets, body_start_line(source))
+    _found.add(problems)
+    page.kw_refused = bool(problems)
+    html = place_widgets(html, widgets)
     lang, building = _page_languages(page, config)
     return untranslated.in_language(html, lang) if lang != building else html
 
@@ -160,29 +194,39 @@ def on_template_context(context: dict, template_name: str, config: MkDocsConfig)
     return context
 
 
-def _refuse_unknown_scripts(output: str, allowed: frozenset[str], where: str) -> str:
+def _unknown_script(output: str, allowed: frozenset[str]) -> str | None:
+    """What to say about the first inline script of `output` the theme did not write, if there is one."""
     unknown = [line for line, text in csp.located_inline_scripts(output) if csp.script_hash(text) not in allowed]
-    if unknown:
-        raise PluginError(f"{where}: an inline script that is not the theme's own reached the built page "
-                          f"(line {unknown[0]} of the HTML); look at the front matter and the overrides.")
-    return output
+    return (f"an inline script that is not the theme's own reached the built page (line {unknown[0]} of the "
+            "HTML): look at the front matter and the overrides") if unknown else None
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """Fail the build on an inline script the theme did not write (front matter, a template, a plugin)."""
-    return _refuse_unknown_scripts(output, page.kw_script_hashes, f"docs/{page.file.src_uri}")
+    """Fail the build (at its end) on an inline script the theme did not write (front matter, a template, a plugin)."""
+    unknown = _unknown_script(output, page.kw_script_hashes)
+    if unknown and not getattr(page, "kw_refused", False):  # a page's own script: said once, with its line
+        _found.add([Problem(f"docs/{page.file.src_uri}", None, unknown)])
+    return output
 
 
 def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:
-    """The same for the theme's own pages."""
-    allowed = _theme.templates.get(template_name, frozenset())
-    return _refuse_unknown_scripts(output, allowed, f"theme page {template_name}")
+    """The same for the theme's own pages, at once."""
+    unknown = _unknown_script(output, _theme.templates.get(template_name, frozenset()))
+    if unknown:
+        raise PluginError(f"theme page {template_name}: {unknown}.")
+    return output
 
 
 @event_priority(-200)  # after static-i18n (-100) has built every language and merged the index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Per-language search indexes, x-default in the sitemap, no CDN in Material's bundle, `_headers` (CSP),
-    the service worker (last: it hashes what the others wrote)."""
+    """Fail on the problems of every page of every language, once; else per-language search indexes,
+    x-default in the sitemap, no CDN in Material's bundle, `_headers` (CSP), the service worker (last: it
+    hashes what the others wrote)."""
+    if _found.problems:
+        if getattr(config.plugins["i18n"], "building", False):
+            return  # static-i18n's build of another language, inside the first one's: that one fails
+        _found.told = True
+        raise PluginError(f"{FOUND}:\n  " + "\n  ".join(map(str, _found.problems)))
     default, others = _languages(config)
     root = _site_root(config, others)
     write_split_indexes(root, default, others)
@@ -197,3 +241,10 @@ def on_post_build(config: MkDocsConfig) -> None:
     if config.extra.get("kw_offline"):
         offline.write_service_worker(root, config.extra.get("kw_runtime_prepared"), (default, *others))
     site_files.make_readable(root)
+
+
+def on_build_error(error: Exception, **_: object) -> None:
+    """A build that stops for another reason (a strict warning of the next language) still lists the problems."""
+    if _found.problems and not _found.told:
+        _found.told = True
+        log.error(f"{FOUND}:\n  " + "\n  ".join(map(str, _found.problems)))
