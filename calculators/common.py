@@ -16,13 +16,19 @@ MAX_GPUS = 64
 MODEL = Input("model", "choice", DEFAULT_MODEL, choices=MODEL_CHOICES)
 PARAMS_B = Input("params_b", "float", CUSTOM_DEFAULTS["params_b"], unit="billion_params",
                  min=0.1, max=2000.0, group=CUSTOM_MODEL_GROUP)
+# Active parameters per token of a custom mixture of experts; 0 = dense (all of params_b).
+# At most params_b (inputs.cross_check: too_large).
+ACTIVE_PARAMS_B = Input("active_params_b", "float", CUSTOM_DEFAULTS["active_params_b"], unit="billion_params",
+                        min=0.0, max=2000.0, group=CUSTOM_MODEL_GROUP)
 LAYERS = Input("layers", "int", CUSTOM_DEFAULTS["layers"], unit="layers", min=1, max=512,
                group=CUSTOM_MODEL_GROUP)
+# Query heads; a multiple of kv_heads (inputs.cross_check: not_a_multiple).
+HEADS = Input("heads", "int", CUSTOM_DEFAULTS["heads"], unit="heads", min=1, max=1024, group=CUSTOM_MODEL_GROUP)
 KV_HEADS = Input("kv_heads", "int", CUSTOM_DEFAULTS["kv_heads"], unit="heads", min=1, max=256,
                  group=CUSTOM_MODEL_GROUP)
 HEAD_DIM = Input("head_dim", "int", CUSTOM_DEFAULTS["head_dim"], unit="elements", min=1, max=1024,
                  group=CUSTOM_MODEL_GROUP)
-MODEL_INPUTS_FULL = (MODEL, PARAMS_B, LAYERS, KV_HEADS, HEAD_DIM)
+MODEL_INPUTS_FULL = (MODEL, PARAMS_B, ACTIVE_PARAMS_B, LAYERS, HEADS, KV_HEADS, HEAD_DIM)
 MODEL_INPUTS_DENSE = (MODEL, PARAMS_B, LAYERS)
 GPU = Input("gpu", "choice", DEFAULT_GPU, choices=GPU_IDS)
 GPUS = Input("gpus", "int", DEFAULT_GPUS, unit="gpus", min=1, max=MAX_GPUS)

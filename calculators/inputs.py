@@ -7,11 +7,15 @@ Rules (the public contract, also in README.md):
   numbers. ``bool`` fields accept only true/false. ``choice`` fields accept
   only one of the listed ids (case-sensitive).
 - Every field error is reported, in spec order, then unknown names sorted.
+- Then, when every field is valid, the checks across fields (``cross_check``), shared by
+  every calculator whose spec has the inputs they read.
 """
 
 import math
 from typing import Any
 
+from .catalog.gpus import GPU_BY_ID, GPU_IDS, precision_supported
+from .catalog.models import MODEL_BY_ID
 from .spec import CUSTOM_MODEL_GROUP, CalculatorSpec, Input
 
 ERROR_CODES: tuple[str, ...] = (
@@ -26,6 +30,9 @@ ERROR_CODES: tuple[str, ...] = (
     "too_small",           # params {"min": minimum (inclusive)}
     "too_large",           # params {"max": maximum (inclusive)}
     "conflicting_inputs",  # params {"with": other field name}
+    "precision_not_supported",  # field "precision"; params {"gpu": GPU id}: no tensor cores for it (fp4)
+    "context_exceeds_model",    # field "context"; params {"max": the model's context, "model": model id}
+    "not_a_multiple",      # params {"of": the number it must be a multiple of} (heads of kv_heads)
     "internal_error",      # a bug: the calculator failed; params {}
 )
 
@@ -90,12 +97,50 @@ def normalize(spec: CalculatorSpec, raw: Any) -> tuple[dict[str, Any], list[dict
     errors.extend(error(name, "unknown_input", choices=names) for name in unknown)
     if errors:
         return {}, errors
+    errors = cross_check(spec, values)
+    if errors:
+        return {}, errors
     if values.get("model", "custom") != "custom":
         values = {
             k: v for k, v in values.items()
             if spec.input(k).group != CUSTOM_MODEL_GROUP
         }
     return values, []
+
+
+def cross_check(spec: CalculatorSpec, values: dict[str, Any]) -> list[dict[str, Any]]:
+    """Errors that involve several valid inputs, in spec order of the field they are reported on.
+
+    - ``precision`` with any GPU input (a choice among the catalog's GPUs: ``gpu``, compare's
+      ``sxm_gpu``): ``precision_not_supported`` naming the first GPU that cannot run it (FP4
+      without FP4 tensor cores; catalog.gpus.precision_supported).
+    - ``context`` with a catalog ``model``: ``context_exceeds_model`` above the model's maximum
+      context (a custom model's is unknown: not checked).
+    - a custom model: ``active_params_b`` above ``params_b`` is ``too_large``; ``heads`` that
+      are not a multiple of ``kv_heads`` are ``not_a_multiple`` (grouped-query attention).
+    """
+    names = [item.name for item in spec.inputs]
+    found: dict[str, dict[str, Any]] = {}
+    precision = values.get("precision")
+    if precision is not None:
+        for item in spec.inputs:
+            gpu_id = values.get(item.name)
+            if item.type == "choice" and item.choices and set(item.choices) <= set(GPU_IDS) and gpu_id in GPU_BY_ID:
+                if not precision_supported(GPU_BY_ID[gpu_id], precision):
+                    found["precision"] = error("precision", "precision_not_supported", gpu=gpu_id)
+                    break
+    model = MODEL_BY_ID.get(values.get("model", ""))
+    context = values.get("context")
+    if model is not None and model.max_context and isinstance(context, int) and context > model.max_context:
+        found["context"] = error("context", "context_exceeds_model", max=model.max_context, model=model.id)
+    if values.get("model") == "custom":
+        params, active = values.get("params_b"), values.get("active_params_b")
+        if params is not None and active is not None and active > params:
+            found["active_params_b"] = error("active_params_b", "too_large", max=params)
+        heads, kv_heads = values.get("heads"), values.get("kv_heads")
+        if heads is not None and kv_heads is not None and heads % kv_heads:
+            found["heads"] = error("heads", "not_a_multiple", of=kv_heads)
+    return [found[name] for name in names if name in found]
 
 
 def given_custom_inputs(spec: CalculatorSpec, raw: dict[str, Any]) -> list[str]:

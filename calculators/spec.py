@@ -25,7 +25,7 @@ OUTPUT_KINDS = (
 )
 
 CUSTOM_MODEL_GROUP = "custom_model"
-CUSTOM_MODEL_FIELDS = ("params_b", "layers", "kv_heads", "head_dim")
+CUSTOM_MODEL_FIELDS = ("params_b", "active_params_b", "layers", "heads", "kv_heads", "head_dim")
 
 
 @dataclass(frozen=True)

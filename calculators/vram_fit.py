@@ -12,21 +12,26 @@ Formulas (sources in assumptions.py and README.md):
                  x vLLM's gpu_memory_utilization 0.92, minus non-torch memory,
                  the activation peak of its profiling pass and CUDA graphs)
 - overhead_gb  = vram_gb - usable_gb;  kv_budget_gb = usable_gb - weights_gb
-- kv_copies    = copies of each token's KV the GPUs hold together: 1, except an
-                 MLA latent under attention "tp": one on every GPU
+- kv_copies    = copies of each token's KV the GPUs hold together: 1, except when
+                 tensor parallelism exceeds the KV heads (gpus / kv_heads: vLLM
+                 replicates each head) and an MLA latent under attention "tp" (one on
+                 every GPU); from serving_memory.kv_bytes_per_token_per_gpu
 - max_concurrency = floor(kv_budget / kv per sequence)   (at `context`);
   max_concurrency_low / _high: the same at the ends of the engine settings'
   range (serving_memory.usable_range_gib); note verdict_depends_on_engine
   when the requested concurrency lies between them
 - max_context     = the longest context whose KV cache for `concurrency`
-                    requests fits kv_budget (at `concurrency`)
+                    requests fits kv_budget (at `concurrency`), at most the model's
+- min_gpus        = the smallest tensor-parallel degree (``tp_degrees``: divides the
+                    attention heads, divides or is a multiple of the KV heads, at most 64)
+                    at which the verdict is ``fits``; 0 when none is
 Verdict, for the requested load (concurrency x context):
 ``fits`` when its KV cache fits and weights_share <= weights_limit;
 ``tight`` when its KV cache fits but the weights are above the rule;
 ``does_not_fit`` when its KV cache does not fit next to the weights (or the
 weights alone do not fit).
-Tensor parallelism shards grouped-query KV heads over the GPUs (vLLM
-replicates them when gpus > kv_heads). An MLA latent has no head dimension to
+Tensor parallelism shards grouped-query KV heads over the GPUs; when gpus >
+kv_heads, vLLM replicates each head on gpus / kv_heads GPUs. An MLA latent has no head dimension to
 split: under ``attention: tp`` every GPU holds the full latent of every token;
 ``attention: dp`` (default) is data-parallel attention, each GPU holding its
 own requests' latents, the way SGLang (--enable-dp-attention) and vLLM
@@ -47,13 +52,14 @@ from .common import (
     GPUS,
     KV_PRECISION,
     MAX_CONTEXT,
+    MAX_GPUS,
     MODEL_INPUTS_FULL,
     PRECISION,
     ceil_div,
     r,
     sig,
 )
-from .spec import CalculatorSpec, Input, Output, note
+from .spec import CUSTOM_MODEL_FIELDS, CalculatorSpec, Input, Output, note
 
 VERDICTS = ("fits", "tight", "does_not_fit")
 NOTES = (
@@ -61,7 +67,6 @@ NOTES = (
     "weights_above_limit",
     "kv_does_not_fit",
     "weights_do_not_fit",
-    "context_exceeds_model_max",
     "sliding_window_applied",
     "mla_kv_cache",
     "mla_attention",
@@ -161,15 +166,34 @@ def max_context(model: Model, kv_precision: str, concurrency: int, budget_gb: fl
 
 
 def kv_copies(model: Model, gpus: int, attention: str) -> float:
-    """Copies of each token's KV cache ``gpus`` GPUs hold together (serving_memory)."""
-    # Grouped-query heads are counted as split evenly over the GPUs (vLLM replicates
-    # them when gpus > kv_heads; serving_memory.kv_bytes_per_token_per_gpu models
-    # that, vram_fit does not).
-    return float(gpus) if model.mla_kv_dim and attention == "tp" else 1.0
+    """Copies of each token's KV cache ``gpus`` tensor-parallel GPUs hold together.
+
+    Read off ``serving_memory.kv_bytes_per_token_per_gpu``: grouped-query heads are split over
+    the GPUs, each held once while gpus <= kv_heads and by gpus / kv_heads GPUs beyond (vLLM
+    replicates KV heads when the tensor-parallel size exceeds them: Qwen2.5-7B's 4 KV heads on
+    8 GPUs are held twice); an MLA latent is held whole by every GPU under ``attention`` "tp",
+    once under "dp" (data-parallel attention). ``attention`` only concerns MLA models.
+    """
+    mode = attention if model.mla_kv_dim else "tp"
+    if mode == "dp":
+        return 1.0
+    whole = S.kv_bytes_per_token_per_gpu(model, 1.0, 1, mode)
+    return gpus * S.kv_bytes_per_token_per_gpu(model, 1.0, gpus, mode) / whole
 
 
-# Past this many GPUs above the lower bound min_gpus jumps to the closed form.
-_MIN_GPUS_STEPS = 64
+def tp_degrees(model: Model, max_gpus: int) -> tuple[int, ...]:
+    """Tensor-parallel degrees (ascending, at most ``max_gpus``) a serving engine can run ``model`` at.
+
+    vLLM requires the degree to divide the attention heads and to divide the KV heads or be a
+    multiple of them (vllm/config: "Total number of attention heads must be divisible by tensor
+    parallel size"; KV heads are replicated when the degree exceeds them, split when it divides
+    them). Llama 3.1 70B (64 heads, 8 KV): 1, 2, 4, 8, 16, 32, 64; Qwen2.5-7B (28, 4): 1, 2, 4,
+    28; never 3, 9 or 14 for any catalog model.
+    """
+    heads = model.heads or model.kv_heads
+    kv = model.kv_heads or heads
+    return tuple(t for t in range(1, max(1, max_gpus) + 1)
+                 if heads % t == 0 and (kv % t == 0 or t % kv == 0))
 
 
 def fit(model: Model, precision: str, kv_precision: str, gpu: Gpu, gpus: int,
@@ -215,40 +239,25 @@ def fit(model: Model, precision: str, kv_precision: str, gpu: Gpu, gpus: int,
         "overhead": vram - usable, "usable": usable, "budget": budget, "kv_seq": kv_seq,
         "kv_copies": copies, "kv": kv, "max_concurrency": max_conc,
         "max_concurrency_range": (min(ends[0], max_conc), max(ends[1], max_conc)),
-        "max_context": max_context(model, kv_precision, concurrency, budget / copies),
+        # the model's own maximum caps it too (a longer context is an input error)
+        "max_context": min(max_context(model, kv_precision, concurrency, budget / copies),
+                           model.max_context or MAX_CONTEXT),
         "within": within, "kv_fits": kv_fits, "verdict": verdict,
-        "min_gpus": _min_gpus(model, gpu, weights, kv_seq * concurrency, weights_limit, attention, fits_in),
+        "min_gpus": _min_gpus(model, gpu, weights, kv_seq * concurrency, weights_limit, fits_in),
     }
 
 
-def _min_gpus(model: Model, gpu: Gpu, weights: float, kv_once: float, weights_limit: float,
-              attention: str, fits_in: Any) -> int:
-    """Smallest number of these GPUs for verdict "fits"; 0 when no number does.
+def _min_gpus(model: Model, gpu: Gpu, weights: float, kv_once: float, weights_limit: float, fits_in: Any) -> int:
+    """Smallest tensor-parallel degree (``tp_degrees``, up to the form's 64 GPUs) for verdict "fits"; 0 when none.
 
-    Lower bound: the weights rule, and weights + one copy of the KV cache in
-    the most a GPU can hold (one GPU: no NCCL). Then step up; past
-    _MIN_GPUS_STEPS, the closed form for many GPUs, where each GPU holds a
-    fixed share c of the KV cache (all of it for an MLA
-    latent under TP, 0 otherwise): n x usable - weights >= n x c x kv (+ kv once if c = 0).
+    Degrees below the lower bound are skipped: the weights rule, and weights + one copy of the
+    KV cache in the most a GPU can hold (one GPU: no NCCL).
     """
     first = S.usable_gb_per_gpu(gpu, model, 1)
-    n = max(1, ceil_div(weights / weights_limit, gpu.memory_gb), ceil_div(weights + kv_once, first))
-    for _ in range(_MIN_GPUS_STEPS):
-        if all(fits_in(n)):
+    bound = max(1, ceil_div(weights / weights_limit, gpu.memory_gb), ceil_div(weights + kv_once, first))
+    for n in tp_degrees(model, MAX_GPUS):
+        if n >= bound and all(fits_in(n)):
             return n
-        n += 1
-    if model.mla_kv_dim and attention == "tp":
-        share, fixed = 1.0, 0.0  # every GPU holds the whole cache
-    else:
-        share, fixed = 0.0, kv_once  # one copy, spread over the GPUs
-    per_gpu = S.usable_gb_per_gpu(gpu, model, 2) - share * kv_once
-    if per_gpu <= 0:
-        return 0
-    n = max(n, ceil_div(weights + fixed, per_gpu))
-    for _ in range(_MIN_GPUS_STEPS):
-        if all(fits_in(n)):
-            return n
-        n += 1
     return 0
 
 
@@ -296,8 +305,6 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
                           kv_budget_gb=values["kv_budget_gb"],
                           max_concurrency=f["max_concurrency"],
                           concurrency=inp["concurrency"], max_context=f["max_context"]))
-    if model.max_context and inp["context"] > model.max_context:
-        notes.append(note("context_exceeds_model_max", max_context=model.max_context))
     if model.sliding_layers and inp["context"] > model.sliding_window:
         notes.append(note("sliding_window_applied", window=model.sliding_window,
                           sliding_layers=model.sliding_layers, layers=model.layers))
@@ -324,7 +331,7 @@ def model_notes(model: Model, inp: dict[str, Any], raw: dict[str, Any]) -> list[
     """Notes every model-taking calculator shares."""
     notes = []
     if inp["model"] != CUSTOM:
-        given = [k for k in ("params_b", "layers", "kv_heads", "head_dim") if raw.get(k) is not None]
+        given = [k for k in CUSTOM_MODEL_FIELDS if raw.get(k) is not None]
         if given:
             notes.append(note("custom_inputs_ignored", fields=given))
     if model.is_moe:

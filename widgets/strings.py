@@ -34,6 +34,8 @@ TITLES = {
 LABELS = {
     "model": N_("Model"),
     "params_b": N_("Parameters (custom model)"),
+    "active_params_b": N_("Active parameters per token (custom model)"),
+    "heads": N_("Attention heads (custom model)"),
     "layers": N_("Layers (custom model)"),
     "kv_heads": N_("KV heads (custom model)"),
     "head_dim": N_("Head dimension (custom model)"),
@@ -79,10 +81,18 @@ LABELS = {
 HELP = {
     "model": N_("A model from the catalogue, or Custom to enter its shape."),
     "params_b": N_("Billions of parameters; used only with a custom model."),
+    "active_params_b": N_(
+        "For a mixture-of-experts model, the billions of parameters each token uses; 0 for a dense model. "
+        "Used only with a custom model."
+    ),
+    "heads": N_("Query heads per layer, a multiple of the key/value heads; used only with a custom model."),
     "layers": N_("Transformer layers; used only with a custom model."),
     "kv_heads": N_("Key/value heads per layer; used only with a custom model."),
     "head_dim": N_("Size of one attention head; used only with a custom model."),
-    "precision": N_("How many bytes each weight takes: BF16 2, FP8 1, INT4 about half a byte."),
+    "precision": N_(
+        "How many bytes each weight takes: BF16 2, FP8 1, INT4 and FP4 about half a byte. "
+        "FP4 needs a Blackwell GPU."
+    ),
     "kv_precision": N_("Precision of the key/value cache: FP8 holds twice as many tokens as BF16."),
     "gpu": N_("The card in the node."),
     "gpus": N_("Number of GPUs."),
@@ -153,6 +163,7 @@ CHOICES = {
     "bf16": N_("BF16"),
     "fp8": N_("FP8"),
     "int4": N_("INT4"),
+    "fp4": N_("FP4 (NVFP4)"),
     "full": N_("Full fine-tune"),
     "lora": N_("LoRA"),
     "qlora": N_("QLoRA"),
@@ -418,7 +429,6 @@ NOTES = {
     "weights_above_limit": N_("The weights are above the share of VRAM the rule allows."),
     "kv_does_not_fit": N_("The KV cache for the target does not fit in the memory left."),
     "weights_do_not_fit": N_("The weights do not fit in the node's usable memory."),
-    "context_exceeds_model_max": N_("The context is longer than the model supports."),
     "sliding_window_applied": N_("The model's sliding-window attention caps the KV cache."),
     "mla_kv_cache": N_("This model uses latent attention (MLA): its KV cache is much smaller per token."),
     "mla_attention": N_(
@@ -508,6 +518,9 @@ ERRORS = {
     "unknown_calculator": N_("This calculator does not exist."),
     "invalid_inputs": N_("The inputs could not be read."),
     "conflicting_inputs": N_("These inputs contradict each other."),
+    "precision_not_supported": N_("This GPU has no FP4 tensor cores: choose BF16, FP8 or INT4, or a Blackwell GPU."),
+    "context_exceeds_model": N_("The model reads at most {max} tokens: enter at most that."),
+    "not_a_multiple": N_("Enter a multiple of the number of key/value heads."),
     "internal_error": N_("The calculation failed. Please report it."),
     "inter_node_fabric": N_("Choose a link between nodes: InfiniBand or Ethernet."),
     # Typed "1.500" where the dot is not the page's group separator: both readings, written the page's way.

@@ -190,3 +190,34 @@ def training_tflops(gpu: Gpu, precision: str = "bf16") -> float:
     else:
         raise ValueError(f"unknown training precision {precision!r}; known: {TRAINING_PRECISIONS}")
     return rate * gpu.fp32_accumulate_share
+
+
+def precision_supported(gpu: Gpu, precision: str) -> bool:
+    """Whether ``gpu`` can serve weights in ``precision`` (assumptions.PRECISIONS).
+
+    ``fp4`` (NVFP4) needs FP4 tensor cores: Blackwell (RTX Pro 6000, RTX 5090, B200). BF16,
+    INT4 (dequantized to 16 bits) and FP8 run everywhere: on a GPU without FP8 tensor cores
+    (A100) FP8 weights are dequantized to BF16 (vLLM's FP8 Marlin kernel, weight-only), at the
+    BF16 rate (``tensor_tflops``).
+    """
+    if precision == "fp4":
+        return gpu.fp4_tflops > 0
+    return True
+
+
+def tensor_tflops(gpu: Gpu, precision: str) -> float:
+    """Dense tensor TFLOP/s at which a serving engine's matrix multiplications run with ``precision`` weights.
+
+    BF16 and INT4 (dequantized to 16 bits): ``bf16_tflops``; FP8: ``fp8_tflops`` (FP8
+    activations too), the BF16 rate on a GPU without FP8 tensor cores (weight-only FP8);
+    FP4: ``fp4_tflops`` (NVFP4 weights and activations). The headline rates (FP16 accumulate on
+    GeForce cards), as inference runs. Raises ``ValueError`` for FP4 on a GPU without FP4
+    tensor cores (``precision_supported``) or an unknown precision.
+    """
+    if precision in ("bf16", "int4"):
+        return gpu.bf16_tflops
+    if precision == "fp8":
+        return gpu.fp8_tflops or gpu.bf16_tflops
+    if precision == "fp4" and gpu.fp4_tflops > 0:
+        return gpu.fp4_tflops
+    raise ValueError(f"{gpu.id} cannot run {precision!r} weights")

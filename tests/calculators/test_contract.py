@@ -9,15 +9,20 @@ import pytest
 
 import calculators
 from calculators import CALCULATORS, ERROR_CODES, FABRICS, GPUS, MODELS, NOTE_CODES, run
-from calculators.spec import INPUT_TYPES, OUTPUT_KINDS
+from calculators.spec import CUSTOM_MODEL_FIELDS, INPUT_TYPES, OUTPUT_KINDS
 
 README = Path(calculators.__file__).with_name("README.md")
 NAMES = ["vram_fit", "training_memory", "scaling", "decision", "replicas", "throughput", "training_time",
          "compare", "workload"]
-MODEL_IDS = ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2.5-7b", "qwen2.5-14b",
-             "qwen2.5-32b", "qwen2.5-72b", "mistral-7b", "gemma-2-27b", "deepseek-v3"]
-GPU_IDS = ["rtx-pro-6000", "rtx-5090", "l40s", "l4", "h100-sxm", "h200", "b200"]
-FABRIC_IDS = ["pcie5", "nvlink", "ib-200", "ib-400", "eth-100", "eth-25"]
+# The catalogs grow; these are the ids other code and the articles name, which must stay.
+MODEL_IDS = list(MODELS)
+GPU_IDS = list(GPUS)
+NAMED_MODEL_IDS = ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2.5-7b", "qwen2.5-14b",
+                   "qwen2.5-32b", "qwen2.5-72b", "mistral-7b", "gemma-2-27b", "deepseek-v3",
+                   "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b", "llama-4-scout",
+                   "llama-4-maverick", "gpt-oss-20b", "gpt-oss-120b"]
+NAMED_GPU_IDS = ["rtx-pro-6000", "rtx-5090", "l40s", "l4", "a100-sxm", "h100-sxm", "h200", "b200"]
+FABRIC_IDS = ["pcie5", "nvlink3", "nvlink", "ib-200", "ib-400", "eth-100", "eth-25"]
 
 
 def codes(result: dict) -> list[tuple]:
@@ -57,7 +62,7 @@ def test_input_specs(name: str) -> None:
             assert isinstance(item["default"], int if item["type"] == "int" else float)
         assert item["group"] in (None, "custom_model")
         if item["group"]:
-            assert item["name"] in ("params_b", "layers", "kv_heads", "head_dim")
+            assert item["name"] in CUSTOM_MODEL_FIELDS
     # Every default, given explicitly, is accepted and normalizes to itself.
     explicit = {i["name"]: i["default"] for i in spec["inputs"] if i["name"] != "target_tokens_per_s"}
     result = run(name, explicit)
@@ -109,7 +114,9 @@ def test_decision_trace_values_are_described() -> None:
     for model in MODEL_IDS:
         for workload in ("inference", "lora", "qlora", "full_finetune", "pretrain"):
             for tb in (False, True):
-                v = run("decision", {"model": model, "workload": workload, "throughput_bound": tb})["values"]
+                context = min(32768, MODELS[model]["max_context"])  # Gemma 2: 8k at most
+                v = run("decision", {"model": model, "workload": workload, "throughput_bound": tb,
+                                     "context": context})["values"]
                 assert v["step"] == len(v["trace"]) and 1 <= v["step"] <= 5
                 answers = [t["answer"] for t in v["trace"]]
                 assert answers[-1] is True
@@ -125,10 +132,14 @@ def test_decision_trace_values_are_described() -> None:
 # --- Catalogs ----------------------------------------------------------------------
 
 def test_catalog_identifiers() -> None:
-    assert list(MODELS) == MODEL_IDS
+    assert set(NAMED_MODEL_IDS) <= set(MODELS) and set(NAMED_GPU_IDS) <= set(GPUS)
     assert CALCULATORS["vram_fit"]["inputs"][0]["choices"] == MODEL_IDS + ["custom"]
-    assert list(GPUS) == GPU_IDS
+    gpu_input = next(i for i in CALCULATORS["vram_fit"]["inputs"] if i["name"] == "gpu")
+    assert gpu_input["choices"] == GPU_IDS
+    for ids in (MODEL_IDS, GPU_IDS):
+        assert all(i == i.lower() and " " not in i for i in ids) and "custom" not in ids
     assert set(FABRIC_IDS) <= set(FABRICS)
+    assert {g["link"] for g in GPUS.values()} <= set(FABRICS)
     for entries in (GPUS, MODELS, FABRICS):
         for entry in entries.values():
             assert entry["name"] and entry["source"]
@@ -232,10 +243,16 @@ def test_invalid_inputs(raw: object) -> None:
     ("weights_limit", "0,7", "not_a_number", {}),
     ("model", "Llama-3.1-70B", "unknown_choice", None),
     ("model", 70, "unknown_choice", None),
-    ("precision", "fp4", "unknown_choice", {"choices": ["bf16", "fp8", "int4"]}),
+    ("precision", "fp2", "unknown_choice", {"choices": ["bf16", "fp8", "int4", "fp4"]}),
+    ("precision", "fp4", "precision_not_supported", {"gpu": "l40s"}),  # with gpu l40s below
+    ("context", 8193, "context_exceeds_model", {"max": 8192, "model": "gemma-2-27b"}),  # with gemma below
+    ("active_params_b", 80.0, "too_large", {"max": 70.0}),  # custom model, params_b 70 below
+    ("heads", 60, "not_a_multiple", {"of": 8}),  # custom model, kv_heads 8
 ])
 def test_field_errors(field: str, value: object, code: str, params: dict | None) -> None:
-    res = run("vram_fit", {field: value})
+    context = {"precision": {"gpu": "l40s"}, "context": {"model": "gemma-2-27b"},
+               "active_params_b": {"model": "custom", "params_b": 70.0}, "heads": {"model": "custom"}}
+    res = run("vram_fit", {**context.get(field, {}), field: value})
     assert res["ok"] is False
     assert codes(res) == [(field, code)]
     if params is not None:
@@ -309,11 +326,15 @@ def test_error_codes_are_one_documented_list() -> None:
 
 
 @pytest.mark.parametrize(("name", "inputs"), [
-    ("vram_fit", {"model": "custom", "params_b": 2000, "layers": 512, "kv_heads": 256, "head_dim": 1024,
-                  "context": 1_048_576, "concurrency": 100_000, "gpu": "l4", "gpus": 1, "precision": "bf16"}),
-    ("vram_fit", {"model": "custom", "params_b": 0.1, "layers": 1, "kv_heads": 1, "head_dim": 1,
+    ("vram_fit", {"model": "custom", "params_b": 2000, "layers": 512, "heads": 1024, "kv_heads": 256,
+                  "head_dim": 1024, "context": 1_048_576, "concurrency": 100_000, "gpu": "l4", "gpus": 1,
+                  "precision": "bf16"}),
+    ("vram_fit", {"model": "custom", "params_b": 0.1, "layers": 1, "heads": 1, "kv_heads": 1, "head_dim": 1,
                   "context": 1, "concurrency": 1, "gpu": "b200", "gpus": 64, "kv_precision": "fp8"}),
-    ("decision", {"model": "custom", "params_b": 2000, "layers": 512, "kv_heads": 256, "head_dim": 1024,
+    ("vram_fit", {"model": "custom", "params_b": 2000, "active_params_b": 0.001, "layers": 512,
+                  "context": 1_048_576, "concurrency": 100_000, "gpu": "b200", "gpus": 64, "precision": "fp4"}),
+    ("decision", {"model": "custom", "params_b": 2000, "layers": 512, "heads": 1024, "kv_heads": 256,
+                  "head_dim": 1024,
                   "context": 1_048_576, "concurrency": 100_000, "gpu": "l4", "gpus": 1,
                   "workload": "full_finetune"}),
     ("training_memory", {"model": "custom", "params_b": 2000, "layers": 512, "seq_len": 1_048_576,

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import CALCULATORS, ERROR_CODES, FABRICS, run
+from calculators import CALCULATORS, ERROR_CODES, FABRICS, GPUS, MODELS, run
 
 SETTINGS = settings(max_examples=200, deadline=None)
 NAMES = list(CALCULATORS)
@@ -40,7 +40,32 @@ def valid_inputs(name: str, exclude: tuple[str, ...] = ()) -> st.SearchStrategy:
         if "node_tokens_per_s" not in exclude:  # 0 (from throughput) or a typed rate of at least 1 tok/s
             optional["node_tokens_per_s"] = st.just(0.0) | st.floats(1.0, 1e7)
     optional.update({i["name"]: _value(i) for i in items if i["name"] not in optional})
-    return st.fixed_dictionaries({}, optional=optional)
+    return st.fixed_dictionaries({}, optional=optional).map(lambda inputs: consistent(name, inputs))
+
+
+def consistent(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """`inputs` made to pass the checks across fields (calculators.inputs.cross_check), read from the catalogs.
+
+    FP4 only on GPUs with FP4 tensor cores, a context within a catalog model's maximum, a custom
+    model's active parameters within its parameters and its heads a multiple of its KV heads.
+    """
+    spec = {i["name"]: i for i in CALCULATORS[name]["inputs"]}
+    out = dict(inputs)
+    gpu_fields = [k for k, i in spec.items() if i["type"] == "choice" and set(i["choices"]) <= set(GPUS)]
+    if "precision" in spec and out.get("precision", spec["precision"]["default"]) == "fp4" and any(
+            not GPUS[out.get(k, spec[k]["default"])]["fp4_tflops"] for k in gpu_fields):
+        out["precision"] = "fp8"
+    model = out.get("model", spec["model"]["default"]) if "model" in spec else None
+    if "context" in spec and model in MODELS and MODELS[model]["max_context"]:
+        out["context"] = min(out.get("context", spec["context"]["default"]), MODELS[model]["max_context"])
+    if model == "custom":
+        value = {k: out.get(k, spec[k]["default"]) for k in ("params_b", "active_params_b", "heads", "kv_heads")
+                 if k in spec}
+        if value.get("active_params_b", 0) > value["params_b"]:
+            out["active_params_b"] = value["params_b"]
+        if "heads" in value and value["heads"] % value["kv_heads"]:
+            out["heads"] = value["kv_heads"] * max(1, value["heads"] // value["kv_heads"])
+    return out
 
 
 def spec_keyed_json(name: str) -> st.SearchStrategy:
@@ -165,8 +190,9 @@ def test_scaling_verdict_and_range(data: st.DataObject) -> None:
 @given(data=st.data())
 def test_more_precision_bits_never_lower_weights(data: st.DataObject) -> None:
     inputs = data.draw(valid_inputs("vram_fit", exclude=("precision",)))
+    fp4 = GPUS[inputs.get("gpu", "rtx-pro-6000")]["fp4_tflops"] > 0
     weights = [run("vram_fit", {**inputs, "precision": p})["values"]["weights_gb"]
-               for p in ("int4", "fp8", "bf16")]
+               for p in ("int4", "fp4", "fp8", "bf16") if p != "fp4" or fp4]
     assert weights == sorted(weights)
 
 
@@ -174,8 +200,8 @@ def test_more_precision_bits_never_lower_weights(data: st.DataObject) -> None:
 @given(data=st.data(), contexts=st.tuples(st.integers(1, 1_048_576), st.integers(1, 1_048_576)).map(sorted))
 def test_longer_context_never_lowers_kv(data: st.DataObject, contexts: list[int]) -> None:
     inputs = data.draw(valid_inputs("vram_fit", exclude=("context",)))
-    short = run("vram_fit", {**inputs, "context": contexts[0]})["values"]
-    long = run("vram_fit", {**inputs, "context": contexts[1]})["values"]
+    short = run("vram_fit", consistent("vram_fit", {**inputs, "context": contexts[0]}))["values"]
+    long = run("vram_fit", consistent("vram_fit", {**inputs, "context": contexts[1]}))["values"]
     assert short["kv_gb"] <= long["kv_gb"]
     assert short["max_concurrency"] >= long["max_concurrency"]
 
@@ -192,19 +218,25 @@ def test_vram_fit_verdict_consistent_with_values(data: st.DataObject) -> None:
     assert (result["verdict"] == "tight") == (v["kv_fits"] and not v["weights_within_limit"])
     if result["verdict"] == "fits":
         assert v["weights_within_limit"] and v["kv_fits"]
-        assert v["min_gpus"] <= inp["gpus"]
-    # max_context is exactly the longest context at which the requested concurrency fits
-    if 0 < v["max_context"] < 1_048_576:
+        # min_gpus is a tensor-parallel degree: no larger than the reader's GPUs when they are one
+        model = MODELS.get(inp["model"])
+        heads, kv = (model["heads"], model["kv_heads"]) if model else (inp["heads"], inp["kv_heads"])
+        if heads % inp["gpus"] == 0 and (kv % inp["gpus"] == 0 or inp["gpus"] % kv == 0):
+            assert v["min_gpus"] <= inp["gpus"]
+    # max_context is exactly the longest context at which the requested concurrency fits (at most the
+    # model's own maximum, beyond which a context is refused)
+    model_max = MODELS[inp["model"]]["max_context"] if inp["model"] in MODELS else 0
+    assert not model_max or v["max_context"] <= model_max
+    if 0 < v["max_context"] < min(1_048_576, model_max or 1_048_576):
         assert run("vram_fit", {**inp, "context": v["max_context"]})["values"]["kv_fits"]
         assert not run("vram_fit", {**inp, "context": v["max_context"] + 1})["values"]["kv_fits"]
     assert (v["max_context"] >= inp["context"]) == v["kv_fits"]
-    # min_gpus is exactly the smallest node of this GPU where the verdict is "fits"
-    # (0: no number of these GPUs holds the load, e.g. an MLA cache copied on every GPU under TP)
+    # min_gpus is exactly the smallest tensor-parallel degree of this GPU where the verdict is "fits"
+    # (0: no degree up to 64 holds the load, e.g. an MLA cache copied on every GPU under TP);
+    # test_catalog_inputs.py checks it against every smaller degree
     at_min = run("vram_fit", {**inp, "gpus": v["min_gpus"]}) if 1 <= v["min_gpus"] <= 64 else None
     if at_min is not None:
         assert at_min["verdict"] == "fits"
-    if 1 < v["min_gpus"] <= 65:
-        assert run("vram_fit", {**inp, "gpus": v["min_gpus"] - 1})["verdict"] != "fits"
 
 
 @SETTINGS

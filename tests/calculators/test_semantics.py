@@ -39,8 +39,8 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
      {"verdict": "does_not_fit", "values.max_concurrency": 0, "values.max_context": 0,
       "notes.0.code": "weights_do_not_fit"}),
     ("vram_fit_sliding_window_max_context", "vram_fit",
-     {"model": "gemma-2-27b", "concurrency": 256, "context": 16384, **PRO},
-     {"values.max_context": 10612, "verdict": "does_not_fit"}),  # beyond the 4096-token window: piecewise
+     {"model": "gemma-2-27b", "concurrency": 400, "context": 8192, **PRO},  # 8192: Gemma 2's maximum
+     {"values.max_context": 5317, "verdict": "does_not_fit"}),  # beyond the 4096-token window: piecewise
 
     # --- 2. decision: each step its own question, on the reader's hardware and load -------------------
     # before: "multi-node over InfiniBand, at least 7 nodes"
