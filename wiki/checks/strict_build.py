@@ -2,8 +2,9 @@
 
 MkDocs runs in a child process with the virtual environment's Python, exactly like `build.py build`,
 so a warning (a broken link, a missing page, a broken calculator embed, an incomplete catalog) fails it.
-The problems our hooks stop on (embeds, catalogs, active content) come back as data through the
-report file of `wiki/problems.py`; MkDocs' log is read for MkDocs' own warnings (links, pages).
+The problems our hooks find (embeds, catalogs, the content policy), in every page of both languages in
+one run, come back as data through the report file of `wiki/problems.py`; MkDocs' log is read for
+MkDocs' own warnings (links, pages).
 """
 
 from __future__ import annotations
