@@ -100,7 +100,8 @@ SVG_ATTRIBUTES = frozenset({
     "text-rendering", "focusable", "version", "xmlns", "xmlns:xlink", "href", "xlink:href", "xlink:title",
     "startoffset", "method", "spacing", "side", "pathlength",
 })
-# SVG elements that change another element's attributes over time: `values="javascript:..."` on href.
+# SVG elements that change another element's attributes over time: `values="javascript:..."` on href
+# (SVG Animations, https://svgwg.org/specs/animations/#AnimationElements; `discard` removes an element).
 SVG_ANIMATION = frozenset({"animate", "animatemotion", "animatetransform", "animatecolor", "set", "discard",
                            "mpath"})
 
@@ -110,8 +111,9 @@ C0_OR_SPACE = "".join(map(chr, range(0x21)))
 TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
 URL_FUNCTION = re.compile(r"url\(\s*(['\"]?)(?P<target>[^)'\"]*)\1\s*\)", re.IGNORECASE)
 RESERVED = re.compile(r"^kw[-_]", re.IGNORECASE)  # ids of the build's widgets, the runtime's configuration
-# Characters the HTML parser reports as invalid (controls, noncharacters); html5lib places that error at the
-# start of the chunk it read, so the policy finds them itself.
+# Characters the HTML parser reports as invalid (controls, noncharacters: HTML Standard, "preprocessing the
+# input stream", https://html.spec.whatwg.org/multipage/parsing.html#preprocessing-the-input-stream);
+# html5lib places that error at the start of the chunk it read, so the policy finds them itself.
 INVALID = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff]")
 # Python-Markdown's tables write a column's alignment (`:--:`) as this style, which the CSP blocks anyway.
 ALIGNMENT = re.compile(r"^\s*text-align:\s*(left|right|center);?\s*$", re.IGNORECASE)
@@ -256,6 +258,7 @@ class _Source:
 def clean_url(value: str) -> str:
     """`value` as the WHATWG URL parser reads it: leading/trailing C0 controls and spaces off, tabs and newlines
     removed anywhere (the parser of the page has already decoded character references)."""
+    # URL Standard, basic URL parser, steps 1 and 3: https://url.spec.whatwg.org/#concept-basic-url-parser
     return TAB_OR_NEWLINE.sub("", value.strip(C0_OR_SPACE))
 
 
