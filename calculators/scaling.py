@@ -1,7 +1,9 @@
 """scaling: throughput per GPU of a training step against a single-GPU baseline.
 
 Model (no compute/communication overlap; every assumption in assumptions.py):
-- compute per micro-batch: 6 x P_active x tokens FLOPs, at mfu x peak per GPU
+- compute per micro-batch: 6 x P_active x tokens FLOPs, at mfu x the GPU's
+  training peak (catalog ``training_tflops``: dense BF16 with FP32 accumulate,
+  half the headline rate on GeForce cards)
 - ring all-reduce of S bytes over n GPUs at bandwidth B, latency a per step
   (NCCL-tests PERFORMANCE.md, busbw = algbw x 2(n-1)/n):
       t = 2(n-1)/n x S/B + 2(n-1) x a
@@ -10,13 +12,27 @@ Model (no compute/communication overlap; every assumption in assumptions.py):
   NICs (2(N-1)/N x S/(min(nics, g) x B_fabric)), phases not overlapped
 - tp: 4 all-reduces of b x s x h x 2 bytes per layer per micro-batch (Megatron)
 - dp: one all-reduce of the BF16 gradients (2 x P bytes) per optimizer step
-- pp: one stage per GPU, GPipe/1F1B bubble (p-1)/(m+p-1) with m = grad_accum
+- fsdp: fully sharded data parallel (ZeRO-3 / PyTorch FSDP): per micro-batch,
+  all-gather the weights for the forward and again for the backward pass and
+  reduce-scatter the gradients, 1.5 x DDP's traffic (ZeRO paper,
+  arXiv:1910.02054, sec. 7.2.2; FSDP paper, arXiv:2304.11277), one collective
+  per layer each; the state sharded over every GPU (16 P / n bytes each)
+- pp: one stage per GPU, at most one per layer (the rest data-parallel replicas
+  of the pipeline), GPipe/1F1B bubble (p-1)/(m+p-1) with m = grad_accum
   micro-batches (Narayanan et al. 2021, arXiv:2104.04473), plus a
   b x s x h x 2-byte send forward and backward per micro-batch
-- tp_pp: tensor parallel inside each node, pipeline stages across nodes
+- tp_pp: tensor parallel inside each node, pipeline stages across nodes (at
+  most one per layer; replicas over the rest)
+- nics_per_node 0: the GPU's usual server (``default_nics``: 8 on an SXM/HGX
+  board, one NIC per GPU; 2 in a PCIe box, the calibration)
+The general model, ``layout_step``, runs any TP x PP x DP ``Layout`` (ranks in
+Llama 3's order [TP, PP, DP]), with the interleaved schedule, ZeRO sharding
+of the DP group and, for ``training_time``, the DP traffic overlapped with the
+backward pass as DDP and FSDP schedule it.
 efficiency = useful compute time / step time, speedup = efficiency x GPUs.
-Verdict: ``does_not_fit`` when the training state (16 B/param, sharded over
-the GPUs except with plain dp) does not fit one GPU's memory: the layout cannot
+Verdict: ``does_not_fit`` when the training state (16 B/param; replicated over
+plain dp and the pipeline replicas, sharded otherwise:
+``training_memory.layout_state_gb``) does not fit one GPU's memory: the layout cannot
 run the step, whatever its projected efficiency; else ``restructure`` under
 the 0.60 line, ``scales`` above it.
 Range: efficiency_low / efficiency_high recompute the step with the achieved

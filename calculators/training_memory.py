@@ -20,6 +20,10 @@ Activations (Korthikanti et al. 2022, arXiv:2205.05198), one micro-batch:
 The micro-batch's activations are assumed split over the GPUs (tensor +
 sequence parallelism); with pure FSDP each GPU holds its own micro-batch.
 fits = total_gb <= usable_gb (90 % of VRAM); min_gpus = ceil(total / (0.9 x memory)).
+For the other calculators and the planner: ``fits_training`` (a run on N GPUs,
+sharded with FSDP / ZeRO-3 beyond one, at the published recipes' defaults:
+gradient checkpointing, 4,096 tokens), ``layout_state_gb`` and
+``layout_activations_gb`` (per GPU of a TP x PP x DP layout).
 """
 
 from typing import Any

@@ -178,9 +178,12 @@ def candidates(model: Model, n: int, g: int, parallelism: str) -> list[Layout]:
         elif parallelism == "pp":
             tps = (1,)
         for t in tps:
-            for p in pp_degrees(model, n // t):
-                if (parallelism == "tp" and p > 1) or (parallelism in ("pp", "tp_pp") and p == 1 and n // t > 1):
-                    continue
+            pps = pp_degrees(model, n // t)
+            if parallelism == "tp":
+                pps = (1,)
+            elif parallelism in ("pp", "tp_pp"):
+                pps = tuple(p for p in pps if p > 1) or (1,)  # no depth divides the GPUs: no pipeline
+            for p in pps:
                 if parallelism == "auto" and t == 1 and p == 1:
                     continue  # plain data parallel: dp and fsdp above
                 out.append(Layout(tp=t, pp=p, dp=n // (t * p), sharding="optimizer",

@@ -1,0 +1,257 @@
+"""Training as practitioners run it: training_time's layouts, scaling's FSDP, NICs per node, fits_training."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calculators import CALCULATORS, GPUS, MODELS, run
+from calculators import assumptions as A
+from calculators import reference as R
+from calculators.catalog.fabrics import FABRIC_BY_ID, INTER_NODE_TABLE
+from calculators.catalog.gpus import GPU_BY_ID, training_tflops
+from calculators.catalog.models import MODEL_BY_ID
+from calculators.scaling import Layout, default_nics, layout_step
+from calculators.training_memory import fits_training, layout_state_gb
+from calculators.training_time import pretrain_days, tp_degrees
+
+SETTINGS = settings(max_examples=120, deadline=None)
+CATALOG_MODELS = [m for m in MODELS if m in MODEL_BY_ID]
+TRAINING_TIME = {i["name"]: i for i in CALCULATORS["training_time"]["inputs"]}
+
+
+def values(name: str, **inputs: object) -> dict:
+    res = run(name, inputs)
+    assert res["ok"], res
+    return res["values"]
+
+
+runs = st.fixed_dictionaries({
+    "model": st.sampled_from(CATALOG_MODELS),
+    "gpu": st.sampled_from(list(GPUS)),
+    "gpus": st.integers(1, 20_000),
+    "gpus_per_node": st.sampled_from([1, 2, 4, 8, 16]),
+    "fabric": st.sampled_from(list(INTER_NODE_TABLE)),
+    "parallelism": st.sampled_from(TRAINING_TIME["parallelism"]["choices"]),
+    "tokens_t": st.floats(0.01, 20.0),
+    "global_batch": st.integers(1, 8192),
+    "seq_len": st.sampled_from([2048, 4096, 8192]),
+})
+
+
+@SETTINGS
+@given(inputs=runs)
+def test_gpu_hours_never_below_the_ideal(inputs: dict) -> None:
+    """GPU-hours are at least 6 N D at the compute rate (efficiency <= 1), and at least 6 N D at the peak."""
+    res = run("training_time", inputs)
+    assert res["ok"], res
+    v, mfu = res["values"], res["inputs"]["mfu"]
+    model, gpu = MODEL_BY_ID[inputs["model"]], GPU_BY_ID[inputs["gpu"]]
+    ideal = 6 * model.active_params_b * 1e9 * inputs["tokens_t"] * 1e12 / (training_tflops(gpu) * 1e12) / 3600
+    assert v["gpu_hours"] >= ideal / mfu * (1 - 1e-9) - 0.5  # gpu_hours is rounded to the hour
+    assert v["gpu_hours"] >= ideal - 0.5
+    assert 0 < v["efficiency"] <= 1 and v["mfu_achieved"] <= mfu * (1 + 1e-3)
+    assert v["gpu_months_low"] <= v["gpu_months"] <= v["gpu_months_high"]
+
+
+@SETTINGS
+@given(inputs=runs)
+def test_layouts_are_what_practitioners_run(inputs: dict) -> None:
+    """TP inside one box and a divisor of the heads; at most one pipeline stage per layer; TP x PP x DP = GPUs."""
+    v = values("training_time", **inputs)
+    model = MODEL_BY_ID[inputs["model"]]
+    g = min(inputs["gpus"], inputs["gpus_per_node"])
+    assert v["tp_degree"] <= g and g % v["tp_degree"] == 0 and model.heads % v["tp_degree"] == 0
+    assert v["pp_degree"] <= model.layers
+    assert v["tp_degree"] * v["pp_degree"] * v["dp_degree"] == v["gpus"]
+    assert v["gpus"] >= inputs["gpus"] and v["gpus"] == v["nodes"] * g
+    chosen = inputs["parallelism"]
+    if chosen in ("dp", "fsdp"):
+        assert v["layout"] == chosen and v["tp_degree"] == v["pp_degree"] == 1
+    elif chosen == "tp":
+        assert v["pp_degree"] == 1 and v["tp_degree"] == tp_degrees(model, g)[-1]
+    elif chosen == "pp":
+        assert v["tp_degree"] == 1
+    elif chosen == "tp_pp":
+        assert v["tp_degree"] == tp_degrees(model, g)[-1]
+
+
+@SETTINGS
+@given(inputs=runs, extra=st.integers(1, 8))
+def test_more_nics_never_slow_a_run(inputs: dict, extra: int) -> None:
+    """A node with more network cards never projects a longer run, in training_time or scaling."""
+    few = run("training_time", {**inputs, "nics_per_node": 1})["values"]
+    many = run("training_time", {**inputs, "nics_per_node": 1 + extra})["values"]
+    assert many["gpu_hours"] <= few["gpu_hours"] * (1 + 1e-6) + 1
+
+
+@SETTINGS
+@given(model=st.sampled_from(CATALOG_MODELS), gpu=st.sampled_from(list(GPUS)), nodes=st.integers(1, 64),
+       g=st.sampled_from([1, 2, 4, 8]), fabric=st.sampled_from(list(INTER_NODE_TABLE)),
+       parallelism=st.sampled_from(CALCULATORS["scaling"]["inputs"][
+           [i["name"] for i in CALCULATORS["scaling"]["inputs"]].index("parallelism")]["choices"]),
+       nics=st.integers(1, 15))
+def test_scaling_more_nics_and_sharded_state(model: str, gpu: str, nodes: int, g: int, fabric: str,
+                                             parallelism: str, nics: int) -> None:
+    """scaling: one more NIC never lowers efficiency; FSDP's state per GPU is never above DDP's."""
+    base = {"model": model, "gpu": gpu, "nodes": nodes, "gpus_per_node": g, "fabric": fabric,
+            "parallelism": parallelism}
+    few = values("scaling", **base, nics_per_node=nics)
+    more = values("scaling", **base, nics_per_node=nics + 1)
+    assert more["efficiency"] >= few["efficiency"]
+    fsdp = values("scaling", **{**base, "parallelism": "fsdp"})
+    ddp = values("scaling", **{**base, "parallelism": "dp"})
+    assert fsdp["state_gb_per_gpu"] <= ddp["state_gb_per_gpu"]
+    assert fsdp["state_gb_per_gpu"] == pytest.approx(ddp["state_gb_per_gpu"] / (g * nodes), abs=0.01)
+
+
+def test_fsdp_fits_8b_on_96_gb_cards() -> None:
+    """Plain data parallelism replicates 16 B/param; FSDP shards it: 8B trains data-parallel on 8 x 96 GB."""
+    box = {"model": "llama-3.1-8b", "gpu": "rtx-pro-6000", "gpus_per_node": 8, "nodes": 1}
+    dp = run("scaling", {**box, "parallelism": "dp"})
+    fsdp = run("scaling", {**box, "parallelism": "fsdp"})
+    memory = GPUS["rtx-pro-6000"]["memory_gb"]
+    assert dp["verdict"] == "does_not_fit" and dp["values"]["state_gb_per_gpu"] > memory
+    assert fsdp["verdict"] != "does_not_fit" and fsdp["values"]["state_gb_per_gpu"] <= memory
+    state = 16 * MODELS["llama-3.1-8b"]["params_b"]
+    assert fsdp["values"]["state_gb_per_gpu"] == pytest.approx(state / 8, abs=0.01)
+    # FSDP moves 1.5 x DDP's bytes per micro-batch: with one micro-batch per step its step is longer.
+    one = {**box, "grad_accum": 1}
+    assert values("scaling", **one, parallelism="fsdp")["comm_ms"] > values("scaling", **one, parallelism="dp")[
+        "comm_ms"]
+
+
+def test_fsdp_traffic_is_one_and_a_half_ddp() -> None:
+    """Per micro-batch FSDP all-gathers twice and reduce-scatters once: 1.5 x an all-reduce's bytes."""
+    model, gpu = MODEL_BY_ID["llama-3.1-8b"], GPU_BY_ID["rtx-pro-6000"]
+    inter = FABRIC_BY_ID["ib-400"]
+    args = (model, gpu)
+    common = (8, 1, inter, 2, 4096, 1, 1, 0.215)
+    ddp = layout_step(*args, Layout(dp=8), *common)
+    fsdp = layout_step(*args, Layout(dp=8, sharding="full"), *common)
+    link = FABRIC_BY_ID[gpu.link]
+    bandwidth = 2 * 7 / 8 * 2 * model.params_b * 1e9 / (link.bandwidth_gbs * 1e9)
+    latency = 2 * 7 * link.latency_us * 1e-6
+    assert ddp["comm"] == pytest.approx(bandwidth + latency)
+    assert fsdp["comm"] == pytest.approx(1.5 * bandwidth + 1.5 * latency * model.layers)
+
+
+def test_default_nics_by_server() -> None:
+    """An SXM (HGX/DGX) node has one NIC per GPU; a PCIe box the calibration's two; 0 picks by the GPU."""
+    assert {g: default_nics(GPU_BY_ID[g]) for g in ("h100-sxm", "h200", "b200", "a100-sxm")} == dict.fromkeys(
+        ("h100-sxm", "h200", "b200", "a100-sxm"), A.NICS_PER_NODE_HGX)
+    assert {default_nics(GPU_BY_ID[g]) for g in ("rtx-pro-6000", "rtx-5090", "l40s", "l4")} == {
+        A.DEFAULT_NICS_PER_NODE}
+    for name in ("scaling", "training_time"):
+        spec = {i["name"]: i for i in CALCULATORS[name]["inputs"]}
+        assert spec["nics_per_node"]["default"] == 0
+    h100 = {"model": "llama-3.1-70b", "gpu": "h100-sxm", "nodes": 2}
+    assert values("scaling", **h100)["nics_per_node"] == A.NICS_PER_NODE_HGX
+    assert values("scaling", **h100)["efficiency"] == values("scaling", **h100, nics_per_node=8)["efficiency"]
+    assert values("scaling", **h100)["efficiency"] > values("scaling", **h100, nics_per_node=2)["efficiency"]
+    # The article's calibration (a PCIe box, two NICs) is what the default still computes.
+    pro = {"model": "llama-3.1-70b", "gpus_per_node": 4, "nodes": 2, "fabric": "ib-200"}
+    assert values("scaling", **pro)["efficiency"] == values("scaling", **pro, nics_per_node=2)["efficiency"]
+
+
+def test_geforce_trains_at_its_fp32_accumulate_rate() -> None:
+    """The compute peak is the catalog's training rate: an RTX 5090 computes at half its headline BF16."""
+    v = values("scaling", gpu="rtx-5090", gpus_per_node=1)
+    assert v["achieved_tflops"] == pytest.approx(0.215 * training_tflops(GPU_BY_ID["rtx-5090"]), abs=0.01)
+    assert training_tflops(GPU_BY_ID["rtx-5090"]) < GPUS["rtx-5090"]["bf16_tflops"]
+    t = values("training_time", gpu="rtx-5090", gpus=8)
+    assert t["peak_tflops"] == pytest.approx(training_tflops(GPU_BY_ID["rtx-5090"]), abs=0.05)
+
+
+def test_405b_layouts_near_metas_gpu_hours() -> None:
+    """The issue's repro: tp, pp and tp_pp gave 1.7-59 billion GPU-hours for 405B on 8,192 H100."""
+    meta = next(r for r in R.REFERENCES if r.id == "llama31-405b-gpu-hours").figure
+    run_inputs = {"model": "llama-3.1-405b", "gpu": "h100-sxm", "gpus": 8192, "tokens_t": 15.6}
+    for parallelism in ("auto", "tp", "pp", "tp_pp"):
+        v = values("training_time", **run_inputs, parallelism=parallelism)
+        assert 0.5 < v["gpu_hours"] / meta < 2, (parallelism, v["gpu_hours"])
+        assert v["tp_degree"] <= 8 and v["pp_degree"] <= MODELS["llama-3.1-405b"]["layers"]
+    auto = values("training_time", **run_inputs)
+    assert auto["tp_degree"] == 8 and auto["pp_degree"] > 1 and auto["layout_fits"]
+    # Plain DDP cannot hold 405B's 6.5 TB of state: said, not hidden.
+    ddp = run("training_time", {**run_inputs, "parallelism": "dp"})
+    assert "state_exceeds_gpu_memory" in [n["code"] for n in ddp["notes"]]
+
+
+def test_table4_calibration_and_prediction() -> None:
+    """mfu reproduces Llama 3's 43 % on 8,192 GPUs; half the sequences per replica on 16,384 lowers it."""
+    by_id = {r.id: R.evaluate(r) for r in R.REFERENCES if r.id.startswith("llama3-405b-mfu")}
+    eight, sixteen = by_id["llama3-405b-mfu-8k-gpus"]["ours"], by_id["llama3-405b-mfu-16k-gpus"]["ours"]
+    assert eight == pytest.approx(A.LLAMA3_405B_8K_GPUS_MFU, abs=0.005)
+    assert sixteen < eight
+
+
+def test_batch_caps_the_replicas() -> None:
+    """More replicas than sequences in the global batch is said; auto avoids it when it can."""
+    res = run("training_time", {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": 4096, "global_batch": 256,
+                                "parallelism": "fsdp"})
+    assert {"code": "batch_below_dp", "params": {"dp": 4096, "global_batch": 256}} in res["notes"]
+    auto = values("training_time", model="llama-3.1-8b", gpu="h100-sxm", gpus=4096, global_batch=256)
+    assert auto["dp_degree"] <= 256
+
+
+def test_pretrain_days_is_the_widgets_days() -> None:
+    """pretrain_days (the planner's) gives the days training_time shows for the same run."""
+    for model, gpu, gpus in (("llama-3.1-70b", "h100-sxm", 64), ("llama-3.1-8b", "rtx-pro-6000", 8),
+                             ("llama-3.1-405b", "h100-sxm", 16384)):
+        v = values("training_time", model=model, gpu=gpu, gpus=gpus, tokens_t=15.0)
+        assert pretrain_days(model, gpu, gpus, 8, 15e12) == pytest.approx(v["days"], abs=0.05)
+    slow = pretrain_days("llama-3.1-70b", "h100-sxm", 64, 8, 15e12, fabric="eth-25", nics_per_node=1)
+    assert slow >= pretrain_days("llama-3.1-70b", "h100-sxm", 64, 8, 15e12)
+    assert pretrain_days("llama-3.1-70b", "h100-sxm", 64, 8, 15e12, precision="fp8") < pretrain_days(
+        "llama-3.1-70b", "h100-sxm", 64, 8, 15e12)
+
+
+def test_tp_degrees_divide_heads_and_box() -> None:
+    for model in MODEL_BY_ID.values():
+        for g in (1, 2, 4, 6, 8):
+            assert all(g % t == 0 and model.heads % t == 0 for t in tp_degrees(model, g))
+            assert tp_degrees(model, g)[0] == 1
+
+
+@SETTINGS
+@given(model=st.sampled_from(CATALOG_MODELS), gpu=st.sampled_from(list(GPUS)),
+       method=st.sampled_from(["full", "lora", "qlora"]), seq_len=st.sampled_from([512, 2048, 4096, 8192]),
+       recompute=st.sampled_from(["none", "full"]), gpus=st.sampled_from([1, 2, 4, 8, 16]))
+def test_fits_training_min_gpus(model: str, gpu: str, method: str, seq_len: int, recompute: str, gpus: int) -> None:
+    """min_gpus holds the run; half as many do not; fits agrees with per_gpu_gb against 90 % of a GPU."""
+    f = fits_training(model, method, gpu, gpus, seq_len, recompute)
+    usable = GPUS[gpu]["memory_gb"] * (1 - A.RUNTIME_RESERVE)
+    assert f["fits"] == (f["per_gpu_gb"] <= usable)
+    assert f["total_gb"] == pytest.approx(f["per_gpu_gb"] * gpus)
+    n = f["min_gpus"]
+    if n:
+        assert fits_training(model, method, gpu, n, seq_len, recompute)["fits"]
+        if n > 1:
+            assert not fits_training(model, method, gpu, n // 2, seq_len, recompute)["fits"]
+        if gpus >= n:
+            assert f["fits"]
+
+
+def test_fits_training_recipes() -> None:
+    """Published recipes' defaults (checkpointing, 4k): LoRA 8B on a 32 GB card, QLoRA 70B on one 96 GB card."""
+    assert fits_training("llama-3.1-8b", "lora", "rtx-5090", 1)["fits"]
+    assert fits_training("llama-3.1-70b", "qlora", "rtx-pro-6000", 1)["fits"]
+    assert fits_training("llama-3.1-70b", "qlora", "rtx-5090", 1)["min_gpus"] == 2
+    full = fits_training("llama-3.1-70b", "full", "h100-sxm", 1)
+    assert full["min_gpus"] >= math.ceil(16 * MODELS["llama-3.1-70b"]["params_b"] / 72)
+    # The memory the widget reports for one GPU is the same run.
+    w = values("training_memory", model="llama-3.1-70b", method="qlora", gpu="rtx-pro-6000", gpus=1,
+               recompute="full")
+    assert fits_training("llama-3.1-70b", "qlora", "rtx-pro-6000", 1)["per_gpu_gb"] == pytest.approx(
+        w["total_gb"], abs=0.01)
+
+
+def test_layout_state_sharding() -> None:
+    """ZeRO-2 shards gradients and optimizer states over DP; ZeRO-3 everything; DDP nothing."""
+    m = MODEL_BY_ID["llama-3.1-70b"]
+    p = m.params_b / 8
+    assert layout_state_gb(m, 8, 1, 4, "none") == pytest.approx(16 * p)
+    assert layout_state_gb(m, 8, 1, 4, "optimizer") == pytest.approx(2 * p + 14 * p / 4)
+    assert layout_state_gb(m, 8, 1, 4, "full") == pytest.approx(16 * p / 4)
