@@ -178,7 +178,8 @@ def kv_copies(model: Model, gpus: int, attention: str) -> float:
     if mode == "dp":
         return 1.0
     whole = S.kv_bytes_per_token_per_gpu(model, 1.0, 1, mode)
-    return gpus * S.kv_bytes_per_token_per_gpu(model, 1.0, gpus, mode) / whole
+    # rounded off float noise: 7 GPUs x (8/7 heads) / 8 heads is 1, not 0.9999999999999998
+    return round(gpus * S.kv_bytes_per_token_per_gpu(model, 1.0, gpus, mode) / whole, 12)
 
 
 def tp_degrees(model: Model, max_gpus: int) -> tuple[int, ...]:
