@@ -248,6 +248,8 @@ def pretrain_days(model: Model | str, gpu: Gpu | str, gpus_total: int, gpus_per_
     ``gpus_total`` GPUs in boxes of ``gpus_per_node`` (rounded up to whole boxes), on
     ``fabric`` with ``nics_per_node`` NICs (0: the GPU's usual server, ``scaling.default_nics``),
     in the layout ``parallelism`` (default ``auto``: the fastest that fits, as ``training_time``).
+    ``precision`` ``fp8`` computes at the catalog's FP8 training rate with the same ``mfu``: an
+    optimistic bound, since only the matrix multiplications run in FP8 (mfu is calibrated on BF16).
     """
     model = MODEL_BY_ID[model] if isinstance(model, str) else model
     gpu = GPU_BY_ID[gpu] if isinstance(gpu, str) else gpu
