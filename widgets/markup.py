@@ -8,11 +8,12 @@ no markup is written in JavaScript. Every text is escaped here; the strings are 
 from __future__ import annotations
 
 from html import escape
+from string import Formatter
 
 # The verdict's tone: the badge's colour and, so that colour is never the only sign, its icon.
 TONES = {
-    "fits": "ok", "scales": "ok", "one_node": "ok", "one_node_int4": "ok",
-    "tight": "warn", "restructure": "warn", "dp_replicas": "info", "multi_node_ib": "warn",
+    "fits": "ok", "scales": "ok", "one_node": "ok", "one_node_int4": "ok", "one_node_fp8_kv": "ok",
+    "tight": "warn", "restructure": "warn", "dp_replicas": "info", "multi_node_ib": "warn", "multi_node": "warn",
     "does_not_fit": "bad", "frontier": "bad",
     "memory_bound": "info", "compute_bound": "info", "within_a_month": "ok", "months": "warn", "years": "bad",
 }
@@ -31,15 +32,22 @@ def icon(tone: str) -> str:
             f'focusable="false"><path d="{ICONS[tone]}"/></svg>')
 
 
-def badge(label: str, verdict: str, verdict_text: str, subject: str) -> str:
-    """The verdict badge: label, icon and word in the tone's colour, then what it answers ("for ...")."""
+def badge(line: str, verdict: str, verdict_text: str, subject: str = "") -> str:
+    """The verdict line, from the catalog's whole line (`Verdict: {verdict} – {subject}`, in the page's
+    language): its words as they are, `{verdict}` the badge (icon and word in the tone's colour),
+    `{subject}` what it answers."""
     tone = TONES.get(verdict, "info")
-    html = (f'<span class="kw-calc__verdict-label">{escape(label)}</span> '
-            f'<strong class="kw-badge kw-badge--{tone}" data-output="verdict" data-verdict="{escape(verdict)}" '
-            f'data-tone="{tone}">{icon(tone)}{escape(verdict_text)}</strong>')
-    if subject:
-        html += f' <span class="kw-calc__subject" data-output="subject">{escape(subject)}</span>'
-    return html
+    html = []
+    for literal, field, _, _ in Formatter().parse(line):
+        if literal:  # the words before the badge are its label
+            html.append(f'<span class="kw-calc__verdict-label">{escape(literal)}</span>' if not html
+                        else escape(literal))
+        if field == "verdict":
+            html.append(f'<strong class="kw-badge kw-badge--{tone}" data-output="verdict" data-verdict='
+                        f'"{escape(verdict)}" data-tone="{tone}">{icon(tone)}{escape(verdict_text)}</strong>')
+        elif field == "subject":
+            html.append(f'<span class="kw-calc__subject" data-output="subject">{escape(subject)}</span>')
+    return "".join(html)
 
 
 def items(texts: list[str]) -> str:

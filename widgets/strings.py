@@ -4,9 +4,23 @@
 string is shown. Keys are the stable identifiers of `calculators` (input names, choice ids, output
 names, verdicts, error and note codes), so the tests can check that every identifier has its text.
 Placeholders use `str.format` names; the translations must keep exactly the same ones.
+
+Sentences are written whole in each language: a verdict line, a subject, an explanation, a question or a
+note is one msgid, never pieces glued in English order. In them (widgets/view.py fills them):
+- a counted quantity (requests, tokens, GPUs, nodes) comes with its noun in the right plural form:
+  `{concurrency}` reads "32 requests", `{min_nodes}` "1 node"; the sentence does not repeat the noun.
+  Written as a bare number: the number that picks a plural sentence's form (the third argument of
+  `NP_`, whose forms write the noun themselves), a layout's degrees (`TP {tp_degree}`) and the low end
+  of a range (`{max_concurrency_low} to {max_concurrency_high}`);
+- any other value is written as the widget shows it, with its unit ("1,500 tok/s", "343.6 GB", "73 %");
+- `{node}` is the reader's node, "8 × RTX Pro 6000 Blackwell (768 GB)"; `{model}` a model's name.
+A sentence whose grammar depends on a number beyond its counted nouns (a verb or an adjective that
+agrees, a noun the count belongs to) is an `NP_` pair: gettext picks its form by that number.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 
 def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker name
@@ -14,9 +28,18 @@ def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker nam
     return message
 
 
-def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
-    """Mark a msgid with a plural form (`pybabel extract -k NP_:1,2`); gettext picks the form by count."""
-    return (singular, plural)
+class Plural(NamedTuple):
+    """A msgid with its plural (gettext `ngettext`), and the value whose number picks the form."""
+
+    singular: str
+    plural: str
+    count: str = "value"
+
+
+def NP_(singular: str, plural: str, count: str = "value") -> Plural:  # noqa: N802
+    """Mark a msgid with a plural form (`pybabel extract -k NP_:1,2`); gettext picks the form by the
+    number of the placeholder `count`, which the forms write as a bare number."""
+    return Plural(singular, plural, count)
 
 
 TITLES = {
@@ -62,6 +85,9 @@ LABELS = {
     "workload": N_("Workload"),
     "throughput_bound": N_("Limited by throughput rather than model size"),
     "target_tokens_per_s": N_("Target throughput (tokens/s)"),
+    "output_tokens": N_("Answer per request (output tokens)"),
+    "input_tokens": N_("Prompt per request (input tokens)"),
+    "max_days": N_("Longest acceptable run (days)"),
     "target_requests_per_s": N_("Target requests per second (0 = use tokens/s)"),
     "tokens_per_request": N_("Tokens per request"),
     "node_tokens_per_s": N_("Tokens/s one node delivers (0 = computed)"),
@@ -121,7 +147,12 @@ HELP = {
     "mfu": N_("Share of the GPU's peak BF16 throughput actually reached, in % (21.5 %) or as a share (0.215)."),
     "workload": N_("What the node will do."),
     "throughput_bound": N_("Yes if one node runs the model but you need more requests per second."),
-    "target_tokens_per_s": N_("Aggregate tokens per second the service must deliver."),
+    "target_tokens_per_s": N_("Output tokens per second the service must deliver, all requests together."),
+    "output_tokens": N_("Tokens of each request's answer; the rest of its context is the prompt, read first."),
+    "input_tokens": N_("Tokens of each prompt; 0 takes the context less the answer."),
+    "max_days": N_("Pre-training only: the run must end within this many days."),
+    "decision:target_tokens_per_s": N_("Output tokens per second to serve; 0: no throughput target, only the load."),
+    "throughput:concurrency": N_("Requests served at the same time; 0: as many as the node holds."),
     "target_requests_per_s": N_("If set, the target is requests per second × tokens per request."),
     "tokens_per_request": N_("Average tokens generated per request."),
     "node_tokens_per_s": N_(
@@ -194,6 +225,13 @@ CHOICES = {
     "serving:tp": N_("Tensor parallel in the node"),
     "serving:replicas": N_("Two replicas, half the requests each"),
     "serving:tp_across": N_("Tensor parallel across both nodes"),
+    "deployment:one_gpu": N_("One GPU"),
+    "deployment:one_box": N_("One copy over the node's GPUs"),
+    "deployment:replicas_in_box": N_("Several copies inside the node"),
+    "deployment:bigger_box": N_("A bigger node of the same GPU"),
+    "deployment:box_replicas": N_("Copies of whole nodes"),
+    "deployment:across_boxes": N_("One copy across nodes"),
+    "deployment:none": N_("None"),
     "true": N_("Yes"),
     "false": N_("No"),
 }
@@ -230,7 +268,7 @@ OUTPUTS = {
     "mtbf_days": N_("Mean time between failures"),
     "effort_per_added_node": N_("Engineering effort per added node"),
     "effort_total": N_("Engineering effort in all, against one node"),
-    "node_tokens_per_s": N_("Tokens/s of one node, all requests"),
+    "node_tokens_per_s": N_("Output tokens/s of one node, prompts included"),
     "node_tokens_per_s_range": N_("Over the bandwidth and compute range"),
     "tokens_per_s_per_request": N_("Tokens/s per request"),
     "time_to_first_token_ms": N_("Time to first token, idle node"),
@@ -244,6 +282,10 @@ OUTPUTS = {
     "days": N_("Wall-clock time"),
     "energy_mwh": N_("Energy for the run"),
     "two_nodes_vs_one": N_("Two 4-GPU nodes against one 8-GPU node, tokens/s"),
+    "concurrency": N_("Requests served at once"),
+    "copies": N_("Copies of the model in the node"),
+    "tensor_parallel": N_("GPUs per copy (tensor parallel)"),
+    "gpus_per_node": N_("GPUs per node"),
 }
 
 VERDICTS = {
@@ -254,6 +296,8 @@ VERDICTS = {
     "restructure": N_("Restructure"),
     "one_node": N_("One node"),
     "one_node_int4": N_("One node at INT4"),
+    "one_node_fp8_kv": N_("One node with an FP8 KV cache"),
+    "multi_node": N_("One model across nodes"),
     "dp_replicas": N_("Data-parallel replicas"),
     "multi_node_ib": N_("Multi-node over InfiniBand"),
     "frontier": N_("Frontier case"),
@@ -265,30 +309,61 @@ VERDICTS = {
     "two_nodes": N_("Two 4-GPU nodes"),
 }
 
-# What a verdict answers, next to the badge: the reader's own load and hardware, from the inputs.
-LOAD_ON_NODE = N_("for {concurrency} requests of {context} tokens on {node}")
+# What a verdict answers, after its badge (UI["verdict_line_subject"]): a noun phrase naming the reader's load
+# and hardware, as the calculator used them. A calculator whose subject depends on a choice has one per choice,
+# keyed (calculator, choice) (widgets/view.py names the field).
+LOAD_ON_NODE = NP_("{concurrency} request of {context} on {node}", "{concurrency} requests of {context} on {node}",
+                   "concurrency")
+FULL_FINE_TUNE = N_("full fine-tune of {model} on {node}")
+LORA = N_("LoRA fine-tune of {model} on {node}")
+QLORA = N_("QLoRA fine-tune of {model} on {node}")
 SUBJECTS = {
     "workload": LOAD_ON_NODE,
     "vram_fit": LOAD_ON_NODE,
     "throughput": LOAD_ON_NODE,
-    "training_time": N_("for {model} on {gpus} GPUs"),
-    "training_memory": N_("for {method}, {model} on {node}"),
-    "scaling": N_("for {model} on {nodes} × {gpus_per_node} GPUs, {parallelism}"),
-    "decision": N_("for {workload}, {model} on {node}"),
-    "replicas": N_("for {target_tokens_per_s} at {node_tokens_per_s} per node"),
+    "training_time": NP_("training {model} on {gpus} GPU", "training {model} on {gpus} GPUs", "gpus"),
+    ("training_memory", "full"): FULL_FINE_TUNE,
+    ("training_memory", "lora"): LORA,
+    ("training_memory", "qlora"): QLORA,
+    ("scaling", "tp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with tensor parallelism",
+                           "training {model} on {nodes} × {gpus_per_node} GPUs with tensor parallelism",
+                           "gpus_per_node"),
+    ("scaling", "dp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with data parallelism",
+                           "training {model} on {nodes} × {gpus_per_node} GPUs with data parallelism",
+                           "gpus_per_node"),
+    ("scaling", "fsdp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with fully sharded data parallelism",
+                             "training {model} on {nodes} × {gpus_per_node} GPUs with fully sharded data parallelism",
+                             "gpus_per_node"),
+    ("scaling", "pp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with pipeline parallelism",
+                           "training {model} on {nodes} × {gpus_per_node} GPUs with pipeline parallelism",
+                           "gpus_per_node"),
+    ("scaling", "tp_pp"): NP_(
+        "training {model} on {nodes} × {gpus_per_node} GPU, tensor parallel inside a node and pipeline parallel "
+        "across",
+        "training {model} on {nodes} × {gpus_per_node} GPUs, tensor parallel inside a node and pipeline parallel "
+        "across",
+        "gpus_per_node"),
+    ("decision", "inference"): N_("inference with {model} on {node}"),
+    ("decision", "lora"): LORA,
+    ("decision", "qlora"): QLORA,
+    ("decision", "full_finetune"): FULL_FINE_TUNE,
+    ("decision", "pretrain"): N_("pre-training {model} on {node}"),
+    "replicas": N_("{target_tokens_per_s} in all at {node_tokens_per_s} per node"),
 }
 
-# One sentence built from the values: why the verdict is what it is.
+# Why the verdict is what it is, from the values: one or two whole sentences per (calculator, verdict).
+# widgets/view.py picks a variant where one verdict has two stories (`does_not_fit_kv`: the weights fit, the
+# load does not; `does_not_fit_any`: no node of these GPUs holds the weights; the workload's
+# `one_node_no_target` and `dp_replicas_load`).
 EXPLANATIONS = {
     ("vram_fit", "fits"): N_(
         "The weights take {weights_gb} ({weights_share} of {vram_gb}), within the {weights_limit} rule, and "
-        "the KV cache for {concurrency} requests of {context} tokens ({kv_gb}) fits in the {kv_budget_gb} left."
+        "the KV cache for {concurrency} of {context} ({kv_gb}) fits in the {kv_budget_gb} left."
     ),
     ("vram_fit", "does_not_fit_kv"): N_(
-        "The weights fit ({weights_gb}, {weights_share} of {vram_gb}), but the KV cache for {concurrency} "
-        "requests of {context} tokens needs {kv_gb} and only {kv_budget_gb} is left: it fits the weights, not "
-        "the workload. The node holds {max_concurrency} such requests, or {concurrency} requests of up to "
-        "{max_context} tokens."
+        "The weights fit ({weights_gb}, {weights_share} of {vram_gb}), but the KV cache for {concurrency} of "
+        "{context} needs {kv_gb} and only {kv_budget_gb} is left: the node holds the weights, not the workload. "
+        "It holds {max_concurrency} of this length, or {concurrency} of up to {max_context}."
     ),
     ("vram_fit", "tight"): N_(
         "The load fits ({kv_gb} of KV cache in the {kv_budget_gb} left), but the weights take {weights_share} "
@@ -296,132 +371,166 @@ EXPLANATIONS = {
         "and load peaks."
     ),
     ("vram_fit", "does_not_fit"): N_(
-        "The weights alone need {weights_gb}, more than the {usable_gb} usable in the node: it needs at least "
-        "{min_gpus} GPUs."
+        "The weights alone need {weights_gb}, more than the {usable_gb} usable in the node: it takes at least "
+        "{min_gpus}."
+    ),
+    ("vram_fit", "does_not_fit_any"): N_(
+        "The weights alone need {weights_gb}, more than the {usable_gb} usable in the node, and no node of these GPUs "
+        "holds them: choose GPUs with more memory or a lower precision."
     ),
     ("training_memory", "fits"): N_(
-        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer plus {activations_gb} of "
+        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer state plus {activations_gb} of "
         "activations), within the {vram_gb} of the node."
     ),
     ("training_memory", "does_not_fit"): N_(
-        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer plus {activations_gb} of "
-        "activations), more than the {vram_gb} of the node: at least {min_gpus} GPUs on {min_nodes} nodes."
+        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer state plus {activations_gb} of "
+        "activations), more than the {vram_gb} of the node: it takes at least {min_gpus} on {min_nodes}."
     ),
     ("scaling", "scales"): N_(
-        "Each GPU keeps {efficiency} of its single-GPU throughput ({speedup} on {gpus} GPUs), above the 60 % line."
+        "Each GPU keeps {efficiency} of its single-GPU throughput ({speedup} on {gpus}), above the 60 % line."
     ),
     ("scaling", "restructure"): N_(
-        "Each GPU keeps only {efficiency} of its single-GPU throughput ({speedup} on {gpus} GPUs), below the "
-        "60 % line: restructure (TP inside a node, PP or DP across), or buy a larger single node."
+        "Each GPU keeps only {efficiency} of its single-GPU throughput ({speedup} on {gpus}), below the 60 % "
+        "line: split the work another way (TP inside a node, PP or DP across), or buy one larger node."
     ),
     ("scaling", "does_not_fit"): N_(
         "The training state needs {state_gb_per_gpu} per GPU, more than the {gpu_memory_gb} of each card: "
-        "this layout cannot run the step. Its projected efficiency ({efficiency}) is theoretical; use more "
+        "this layout cannot run the step. Its estimated efficiency ({efficiency}) is theoretical; use more "
         "GPUs, or LoRA/QLoRA."
     ),
-    ("decision", "one_node"): N_("Step {step} answers yes: one node is enough."),
-    ("decision", "one_node_int4"): N_("Step {step} answers yes: one node at INT4 is the answer for inference."),
+    ("decision", "one_node"): N_("The answer to step {step} is yes: one node of {gpus_per_node} is enough."),
+    ("decision", "one_node_fp8_kv"): N_(
+        "The answer to step {step} is yes: one node of {gpus_per_node} is enough with an FP8 KV cache, which "
+        "holds twice the requests of a BF16 one and leaves the weights as they are."
+    ),
+    ("decision", "one_node_int4"): N_(
+        "The answer to step {step} is yes: one node of {gpus_per_node} carries this load at INT4."
+    ),
     ("decision", "dp_replicas"): N_(
-        "Step {step} answers yes: the model fits one node, the load does not fit one node: at least "
-        "{min_nodes} data-parallel replicas of one node, not a cluster (the notes list the other ways out)."
+        "The answer to step {step} is yes: the model fits one node, the load does not. It takes {min_nodes} "
+        "of {gpus_per_node} each, as data-parallel replicas behind a load balancer, not a cluster."
     ),
     ("decision", "multi_node_ib"): N_(
-        "Step {step} answers yes: multi-node over InfiniBand, at least {min_nodes} nodes; project the "
-        "scaling efficiency first."
+        "The answer to step {step} is yes: multi-node over InfiniBand, at least {min_nodes} of {gpus_per_node} "
+        "each; estimate the scaling efficiency first."
     ),
     ("decision", "frontier"): N_(
-        "Step {step} answers yes: a frontier case. Pre-training a 70B+ model needs 32–128+ GPUs (at least "
-        "{min_nodes} nodes like this one) on NDR InfiniBand or SXM: not a job for Kentino hardware."
+        "The answer to step {step} is yes: a frontier case. Finishing this pre-training in time takes "
+        "{min_nodes} of {gpus_per_node} each, far past the 32 GPUs where SXM nodes on NDR InfiniBand pay off: "
+        "not a job for Kentino hardware."
     ),
     ("replicas", "one_node"): N_(
         "One node delivers {capacity_tokens_per_s}, enough for {target_tokens_per_s} at {utilization} "
         "utilization (target {utilization_target}): no cluster needed."
     ),
-    ("replicas", "dp_replicas"): N_(
+    ("replicas", "dp_replicas"): NP_(
+        "{replicas} replica delivers {capacity_tokens_per_s} for {target_tokens_per_s}, at {utilization} "
+        "utilization (target {utilization_target}); the {nodes} fail {cluster_failure_rate} times a year in all, "
+        "and each added node takes {effort_per_added_node} the engineering time of one node ({effort_total} in "
+        "all).",
         "{replicas} replicas deliver {capacity_tokens_per_s} for {target_tokens_per_s}, at {utilization} "
-        "utilization (target {utilization_target}); the {nodes} nodes together fail {cluster_failure_rate} times "
-        "a year, and each added node costs {effort_per_added_node} of one node's engineering time "
-        "({effort_total} in all)."
+        "utilization (target {utilization_target}); the {nodes} fail {cluster_failure_rate} times a year in all, "
+        "and each added node takes {effort_per_added_node} the engineering time of one node ({effort_total} in "
+        "all).",
+        "replicas",
     ),
-}
-
-EXPLANATIONS.update({
     ("workload", "one_node"): N_(
-        "One node holds {concurrency} requests of {context} tokens (room for {max_concurrency}) and serves "
+        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and delivers "
         "{node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box. The widgets below follow this "
         "workload until you change one of them."
     ),
+    ("workload", "one_node_no_target"): N_(
+        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and delivers "
+        "{node_tokens_per_s}: buy one box. The widgets below follow this workload until you change one of them."
+    ),
     ("workload", "dp_replicas"): N_(
-        "One node holds {concurrency} requests of {context} tokens (room for {max_concurrency}) but serves "
-        "{node_tokens_per_s}: {target_tokens_per_s} takes {min_nodes} nodes as data-parallel replicas behind a load "
-        "balancer, not a cluster. The widgets below follow this workload until you change one of them."
+        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) but delivers "
+        "only {node_tokens_per_s}: the target of {target_tokens_per_s} takes {min_nodes} as data-parallel "
+        "replicas behind a load balancer, not a cluster. The widgets below follow this workload until you "
+        "change one of them."
     ),
-    ("workload", "does_not_fit"): N_(
-        "One node holds only {max_concurrency} requests of {context} tokens, not {concurrency}: the memory "
-        "check and the decision flow below show the ways out. The widgets below follow this workload until "
-        "you change one of them."
+    ("workload", "dp_replicas_load"): N_(
+        "One node of {gpus_per_node} holds up to {max_concurrency} of {context}: the load of {concurrency} takes "
+        "{min_nodes} as data-parallel replicas behind a load balancer, not a cluster. The widgets below follow "
+        "this workload until you change one of them."
     ),
-    ("throughput", "memory_bound"): N_(
-        "Each decode step reads {bytes_per_step_gb} (the weights and the KV cache of {concurrency} requests of "
-        "{context} tokens): memory bandwidth sets the pace. The node delivers {node_tokens_per_s} in all, "
-        "{tokens_per_s_per_request} per request; the first token of a {context}-token prompt takes "
-        "{time_to_first_token_ms} on an idle node."
+    ("workload", "multi_node"): N_(
+        "The weights do not fit one node of these GPUs: each copy of the model spans several nodes, {min_nodes} "
+        "in all, tensor parallel inside a node and pipeline parallel across, over a fabric. The widgets below "
+        "follow this workload until you change one of them."
     ),
-    ("throughput", "compute_bound"): N_(
-        "At {concurrency} requests the GPUs' arithmetic, not their memory, sets the pace: the node delivers "
-        "{node_tokens_per_s} in all, {tokens_per_s_per_request} per request; the first token of a "
-        "{context}-token prompt takes {time_to_first_token_ms} on an idle node."
+    ("throughput", "memory_bound"): NP_(
+        "The node runs {copies} copy of the model on {tensor_parallel}, {concurrency} in all; each decode step "
+        "reads {bytes_per_step_gb}, so memory bandwidth sets the pace. Prompts included, the node delivers "
+        "{node_tokens_per_s}, {tokens_per_s_per_request} per request; the first token of a prompt of "
+        "{input_tokens} takes {time_to_first_token_ms} on an idle node.",
+        "The node runs {copies} copies of the model on {tensor_parallel} each, {concurrency} in all; each decode "
+        "step of a copy reads {bytes_per_step_gb}, so memory bandwidth sets the pace. Prompts included, the node "
+        "delivers {node_tokens_per_s}, {tokens_per_s_per_request} per request; the first token of a prompt of "
+        "{input_tokens} takes {time_to_first_token_ms} on an idle node.",
+        "copies",
+    ),
+    ("throughput", "compute_bound"): NP_(
+        "The node runs {copies} copy of the model on {tensor_parallel}, {concurrency} in all, and the GPUs' "
+        "arithmetic, not their memory, sets the pace. Prompts included, the node delivers {node_tokens_per_s}, "
+        "{tokens_per_s_per_request} per request; the first token of a prompt of {input_tokens} takes "
+        "{time_to_first_token_ms} on an idle node.",
+        "The node runs {copies} copies of the model on {tensor_parallel} each, {concurrency} in all, and the GPUs' "
+        "arithmetic, not their memory, sets the pace. Prompts included, the node delivers {node_tokens_per_s}, "
+        "{tokens_per_s_per_request} per request; the first token of a prompt of {input_tokens} takes "
+        "{time_to_first_token_ms} on an idle node.",
+        "copies",
     ),
     ("throughput", "does_not_fit"): N_(
-        "The KV cache of {concurrency} requests of {context} tokens does not fit next to the weights: the node "
-        "holds {max_concurrency} such requests. The {node_tokens_per_s} it would deliver at this load is out "
-        "of reach."
+        "The KV cache of {concurrency} does not fit next to the weights: the node holds {max_concurrency} of this "
+        "length. The {node_tokens_per_s} it would deliver at this load is out of reach."
     ),
     ("training_time", "within_a_month"): N_(
         "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "GPUs split TP {tp_degree} × PP {pp_degree} × DP {dp_degree}, at {efficiency} scaling efficiency "
-        "({mfu_achieved} of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
+        "(TP {tp_degree} × PP {pp_degree} × DP {dp_degree}), at {efficiency} scaling efficiency ({mfu_achieved} "
+        "of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
     ),
     ("training_time", "months"): N_(
         "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "GPUs split TP {tp_degree} × PP {pp_degree} × DP {dp_degree}, months of wall-clock time, at {efficiency} "
-        "scaling efficiency ({mfu_achieved} of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
+        "(TP {tp_degree} × PP {pp_degree} × DP {dp_degree}), months of wall-clock time, at {efficiency} scaling "
+        "efficiency ({mfu_achieved} of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
     ),
     ("training_time", "years"): N_(
         "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "GPUs split TP {tp_degree} × PP {pp_degree} × DP {dp_degree}, more than a year; such a run needs a far "
-        "larger cluster. Scaling efficiency {efficiency} ({mfu_achieved} of peak over whole steps), drawing "
-        "{cluster_kw} ({energy_mwh} in all)."
+        "(TP {tp_degree} × PP {pp_degree} × DP {dp_degree}), more than a year; such a run needs a far larger "
+        "cluster. The scaling efficiency is {efficiency} ({mfu_achieved} of peak over whole steps) and the run "
+        "draws {cluster_kw} ({energy_mwh} in all)."
     ),
     ("compare", "one_node"): N_(
-        "One 8-GPU node delivers {one_node_tokens_per_s} and trains at {one_node_efficiency} scaling "
-        "efficiency; two 4-GPU nodes deliver {two_nodes_tokens_per_s} and train at {two_nodes_efficiency}, "
-        "drawing {two_nodes_kw} against {one_node_kw}: buy the one node first."
+        "One 8-GPU node delivers {one_node_tokens_per_s} with a training efficiency of {one_node_efficiency}; two "
+        "4-GPU nodes deliver {two_nodes_tokens_per_s} with {two_nodes_efficiency} and draw {two_nodes_kw} against "
+        "{one_node_kw}: buy the one node first."
     ),
     ("compare", "two_nodes"): N_(
-        "Two 4-GPU nodes deliver {two_nodes_tokens_per_s} against {one_node_tokens_per_s} for one 8-GPU node, "
-        "but train at {two_nodes_efficiency} scaling efficiency against {one_node_efficiency} and add a node "
+        "Two 4-GPU nodes deliver {two_nodes_tokens_per_s} against {one_node_tokens_per_s} for one 8-GPU node, but "
+        "their training efficiency is {two_nodes_efficiency} against {one_node_efficiency}, and they add a node "
         "to operate."
     ),
     ("compare", "does_not_fit"): N_(
         "Neither one 8-GPU node nor two 4-GPU nodes hold this workload; the table shows what the SXM node "
         "would do ({sxm_tokens_per_s})."
     ),
-})
+}
 
-# The reader's hardware and load fill the placeholders: {node} is "8 × RTX Pro 6000 Blackwell (768 GB)".
+# The decision flow's questions; the reader's hardware and load fill the placeholders.
 QUESTIONS = {
     "fits_one_node_fp8": N_(
-        "Does the model fit {node} at FP8, with headroom for the KV cache of {concurrency} requests of {context} "
-        "tokens?"
+        "Does one node of these GPUs, {node} or a bigger one, carry the model at FP8 with {concurrency} of "
+        "{context}?"
     ),
-    "training_fits_one_node": N_("Does the training job fit {node}?"),
-    "fits_one_node_int4": N_("Does it fit {node} at INT4 with the same headroom, for inference?"),
+    "training_fits_one_node": N_("Does the training job fit one node of these GPUs, {node} or a bigger one?"),
+    "fits_one_node_fp8_kv": N_("Does one node of these GPUs carry it with an FP8 KV cache, for inference?"),
+    "fits_one_node_int4": N_("Does one node of these GPUs carry it at INT4 with the same headroom, for inference?"),
     "throughput_bound_replicas": N_(
-        "Is it the load (throughput, concurrent requests), not the model's size, that exceeds {node}?"
+        "Is it the load (throughput, concurrent requests), not the model's size, that exceeds one node?"
     ),
-    "needs_multi_node": N_("Is it a job below the frontier that does not fit {node}?"),
-    "pretrain_frontier": N_("Is it pre-training a 70B+ model from scratch?"),
+    "needs_multi_node": N_("Is it a job short of frontier scale that does not fit {node}?"),
+    "pretrain_frontier": N_("Does finishing the pre-training in time take 32 GPUs or more?"),
 }
 
 NOTES = {
@@ -432,13 +541,18 @@ NOTES = {
     "sliding_window_applied": N_("The model's sliding-window attention caps the KV cache."),
     "mla_kv_cache": N_("This model uses latent attention (MLA): its KV cache is much smaller per token."),
     "mla_attention": N_(
-        "Latent attention has no heads to split: with tensor-parallel attention every GPU holds the whole cache "
-        "({max_concurrency_tp} requests fit), with data-parallel attention each GPU holds its own requests' "
-        "({max_concurrency_dp} fit)."
+        "Latent attention has no heads to split: with tensor-parallel attention every GPU keeps the whole cache "
+        "(room for {max_concurrency_tp}); with data-parallel attention each GPU keeps only its own requests' "
+        "cache (room for {max_concurrency_dp})."
     ),
-    "verdict_depends_on_engine": N_(
-        "Depending on the serving engine's settings (memory fraction 0.90–0.93, CUDA graphs, NCCL buffers), "
-        "{max_concurrency_low} to {max_concurrency_high} such requests fit: whether {concurrency} do depends on them."
+    "verdict_depends_on_engine": NP_(
+        "Depending on the inference engine's settings (memory fraction 0.90–0.93, CUDA graphs, NCCL buffers), "
+        "{max_concurrency_low} to {max_concurrency_high} request of this length fits: whether {concurrency} fit "
+        "depends on them.",
+        "Depending on the inference engine's settings (memory fraction 0.90–0.93, CUDA graphs, NCCL buffers), "
+        "{max_concurrency_low} to {max_concurrency_high} requests of this length fit: whether {concurrency} fit "
+        "depends on them.",
+        "max_concurrency_high",
     ),
     "fp8_checkpoint_keeps_bf16": N_(
         "The official FP8 checkpoint keeps {bf16_params_b} billion parameters in BF16: its weights take "
@@ -448,7 +562,7 @@ NOTES = {
     "hidden_size_estimated": N_("The hidden size of the custom model is estimated from its parameters."),
     "fabric_unused_single_node": N_("On one node the fabric between nodes is not used."),
     "tp_across_nodes": N_("Tensor parallelism spans the nodes: every layer waits on the fabric."),
-    "state_exceeds_gpu_memory": N_("The training state does not fit these GPUs; the projection is theoretical."),
+    "state_exceeds_gpu_memory": N_("The training state does not fit these GPUs; the estimate is theoretical."),
     "verdict_depends_on_bandwidth": N_(
         "Within the range of achieved bandwidth (measured PCIe all-reduce to raw link rate), the efficiency "
         "crosses the 60 % line: the verdict depends on how well the links perform."
@@ -459,16 +573,10 @@ NOTES = {
     ),
     "int4_not_for_training": N_("INT4 weights are not usable for training's gradient path."),
     "add_replicas": N_("Add replicas behind a load balancer; no fabric needed."),
-    "load_exceeds_node": N_(
-        "Only the KV cache of the requested load overflows: one node holds {max_concurrency} requests of "
-        "{context} tokens, or {concurrency} requests of up to {max_context} tokens."
-    ),
-    "kv_fp8_fits": N_("With an FP8 KV cache this load fits one node ({max_concurrency} requests at this context)."),
-    "bigger_node_fits": N_("A single node of {gpus} of these GPUs holds this load."),
-    "restructure": N_("Below 60 %: restructure (TP inside, PP across) or use fewer nodes."),
+    "restructure": N_("Below 60 %: split the work another way (TP inside, PP across) or use fewer nodes."),
     "pretrain_compute_bound": N_(
-        "Pre-training needs hundreds of GPU-months on {min_gpus}–{max_gpus}+ GPUs: most customers should not do "
-        "it themselves."
+        "Pre-training takes hundreds to thousands of GPU-months, on {min_gpus} to more than {max_gpus}: most "
+        "customers should not do it themselves."
     ),
     "frontier_not_kentino_hardware": N_("Kentino does not build this tier: it needs SXM modules or an NDR fabric."),
     "target_from_requests": N_("The target comes from requests per second × tokens per request."),
@@ -479,26 +587,41 @@ NOTES = {
     ),
     "spare_node": N_("One node more than the target needs: a failure costs no capacity."),
     "node_rate_from_throughput": N_(
-        "The node rate, {node_tokens_per_s} tok/s, comes from the throughput model for {concurrency} requests of "
-        "{context} tokens on {gpus} GPUs; type a measured rate to use yours."
+        "The node rate, {node_tokens_per_s} with prompts included, comes from the throughput model: {concurrency} "
+        "of {context} at once on {gpus}, as many as the latency bound allows; type a measured rate to use yours."
     ),
     "load_does_not_fit": N_(
-        "The node holds only {max_concurrency} requests of {context} tokens, not {concurrency}: the rate is that "
-        "of a load it cannot hold."
+        "The node holds only {max_concurrency} of {context}, not {concurrency}: the rate is that of a load it "
+        "cannot hold."
     ),
-    "decode_only": N_(
-        "Generation only: reading each new prompt of {context} tokens first takes the whole node {prefill_ms} ms "
-        "(prefill), which this rate leaves out. Under a stream of new long prompts the node delivers less; when "
-        "most of the context is already cached (a conversation's earlier turns), close to this."
+    "concurrency_held": N_(
+        "Concurrency 0: the node runs as many requests at once as its KV cache holds, here {concurrency}, as "
+        "maximum-throughput benchmarks do."
+    ),
+    "lengths_set_context": N_(
+        "The prompt and the answer make each request {context} long; the context field is not used."
+    ),
+    "concurrency_below_target": NP_(
+        "{concurrency} request at once streams about {per_request_tokens_per_s}: the target of "
+        "{target_tokens_per_s} takes about {needed_concurrency} at once. The nodes are sized for the target.",
+        "{concurrency} requests at once stream about {per_request_tokens_per_s} each: the target of "
+        "{target_tokens_per_s} takes about {needed_concurrency} at once. The nodes are sized for the target.",
+        "concurrency",
+    ),
+    "model_across_boxes": N_(
+        "The weights do not fit one node: each copy of the model spans {boxes}, over a fabric between them."
     ),
     "tp_comm_share": N_(
-        "The all-reduces between the {gpus} GPUs take a large share of each step: the link between the GPUs, "
-        "not their memory, limits the rate."
+        "The all-reduces between the {gpus} take a large share of each step: the link between the GPUs, not "
+        "their memory, limits the rate."
     ),
-    "gpus_rounded_to_nodes": N_("The GPUs are rounded up to whole nodes: {gpus} GPUs in {nodes} nodes."),
-    "batch_below_dp": N_(
-        "{dp} data-parallel replicas share a global batch of {global_batch} sequences: each needs at least one, so "
-        "a step takes {dp} sequences."
+    "gpus_rounded_to_nodes": N_("The GPUs are rounded up to whole nodes: {gpus} in {nodes}."),
+    "batch_below_dp": NP_(
+        "{dp} data-parallel replicas share a global batch of {global_batch} sequence: each needs at least one, so "
+        "a step takes {dp} sequences.",
+        "{dp} data-parallel replicas share a global batch of {global_batch} sequences: each needs at least one, "
+        "so a step takes {dp} sequences.",
+        "global_batch",
     ),
     "sxm_not_kentino_hardware": N_(
         "The SXM row is a reference: Kentino does not build SXM nodes. No prices are shown."
@@ -518,6 +641,9 @@ ERRORS = {
     "unknown_calculator": N_("This calculator does not exist."),
     "invalid_inputs": N_("The inputs could not be read."),
     "conflicting_inputs": N_("These inputs contradict each other."),
+    "fits_no_deployment": N_(
+        "No number of nodes of this GPU holds this model: choose a larger GPU or a smaller model."
+    ),
     "precision_not_supported": N_("This GPU has no FP4 tensor cores: choose BF16, FP8 or INT4, or a Blackwell GPU."),
     "context_exceeds_model": N_("The model reads at most {max} tokens: enter at most that."),
     "not_a_multiple": N_("Enter a multiple of the number of key/value heads."),
@@ -556,7 +682,9 @@ UI = {
     "custom_model": N_("Custom model (used when Model is Custom)"),
     "notes": N_("Notes"),
     "inputs": N_("Inputs"),
-    "verdict": N_("Verdict:"),
+    # The verdict line: {verdict} is the badge (the verdict's word), {subject} what it answers (SUBJECTS).
+    "verdict_line": N_("Verdict: {verdict}"),
+    "verdict_line_subject": N_("Verdict: {verdict} – {subject}"),
     "answer_yes": N_("yes"),
     "answer_no": N_("no"),
     "state_static": N_("Precomputed for the values shown. Change a value to recompute in your browser."),
@@ -621,4 +749,76 @@ UI = {
 # Page notices the build writes (wiki/hooks.py), not a widget: a page shown before it is translated.
 PAGES = {
     "untranslated": N_("This page is not translated yet: you are reading the original version."),
+}
+
+# The calculator pages (wiki/methods.py): each widget's link to its page, and the page's validation table of
+# published figures (calculators/reference.py). Quantities are named per reference call: a function's name,
+# or an output's name (with `@unit` when the figure is in another unit than the output).
+METHODS = {
+    "method_link": N_("How we calculate"),
+    "figures": NP_("{value} published figure", "{value} published figures"),
+    "summary": N_("{figures}; calibrations: {calibrations}; within budget: {held}."),
+    "legend": N_("Ours / published is our figure divided by the published one: 1 means the same. A calibration "
+                 "is a figure a constant was fitted on, so its ratio shows the fit, not a prediction; every other "
+                 "row is a prediction, made without looking at it."),
+    "setup_note": N_("What was measured is described in the source's own words."),
+    "caption": N_("Published figures and this calculator's own, by the reference suite"),
+    "group_caption": N_("Published figures and the calculator's own: {title}"),
+    "builds_on": N_("Built on:"),
+    "no_own_figures": N_("This calculator has no formula of its own: it puts the calculators below together, "
+                         "and their figures are the ones checked against published runs."),
+    "serving_budget": N_("These {rows} rows together: {share} within {inner}, {outside} outside {band} (the "
+                         "budget: at least {required} within, none outside)."),
+    "col_measured": N_("What was measured"),
+    "col_published": N_("Published"),
+    "col_ours": N_("Ours"),
+    "col_ratio": N_("Ours / published"),
+    "col_budget": N_("Budget"),
+    "col_held": N_("Within budget"),
+    "col_role": N_("Role"),
+    "col_source": N_("Source"),
+    "role_calibration": N_("Calibration"),
+    "role_prediction": N_("Prediction"),
+    "budget_exact": N_("exact"),
+    "budget_ratio": N_("±{tolerance}"),
+    "budget_expected": N_("±{tolerance} around {expect}"),
+    "budget_at_most": N_("ours at most the published figure"),
+    "budget_at_least": N_("ours at least the published figure"),
+    "budget_within": N_("the published figure inside our range"),
+    "budget_band": N_("{band}, see below"),
+}
+REFERENCE_QUANTITIES = {
+    "kv_bytes_per_token": N_("KV cache per token"),
+    "kv_gb_per_sequence": N_("KV cache of one request"),
+    "gqa_kv_bytes_per_rank": N_("KV cache per token on one GPU"),
+    "exposed_gib": N_("Memory a GPU exposes to CUDA"),
+    "kv_budget_gib": N_("Memory a serving engine leaves for the KV cache"),
+    "mla_dp_over_tp": N_("Tokens held: data-parallel attention against tensor parallel"),
+    "fp8_weights_gb": N_("Weights of an FP8 checkpoint"),
+    "zero_model_states_gb": N_("Training state per GPU (ZeRO)"),
+    "total_gb": N_("Memory of a fine-tuning run"),
+    "pcie_allreduce_gbs": N_("All-reduce bandwidth over PCIe"),
+    "pcie_allreduce_range_gbs": N_("All-reduce bandwidth over PCIe"),
+    "nvlink_allreduce_range_gbs": N_("All-reduce bandwidth over NVLink"),
+    "fabric_bandwidth_gbs": N_("All-reduce bandwidth of a link"),
+    "node_tokens_per_s": N_("Output tokens/s of one node, prompts included"),
+    "node_tokens_per_s@tok/s per GPU": N_("Output tokens/s per GPU, prompts included"),
+    "time_to_first_token_ms": N_("Time to first token"),
+    "tokens_per_s_per_request@ms": N_("Time between two tokens of a request"),
+    "gpu_months@GPU-h": N_("GPU-hours of a training run"),
+    "training_gpu_hours": N_("GPU-hours of a training run"),
+    "training_gpu_hours_range": N_("GPU-hours of a training run"),
+    "training_layout_mfu": N_("Share of peak over whole steps (MFU)"),
+}
+# A reference's unit (`Reference.unit`), as the page writes a value in it.
+REFERENCE_UNITS = {
+    "B": N_("{value} B"),
+    "GB": N_("{value} GB"),
+    "GiB": N_("{value} GiB"),
+    "GB/s": N_("{value} GB/s"),
+    "tok/s": N_("{value} tok/s"),
+    "tok/s per GPU": N_("{value} tok/s per GPU"),
+    "ms": N_("{value} ms"),
+    "GPU-h": N_("{value} GPU-hours"),
+    "×": N_("{value}×"),
 }

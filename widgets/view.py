@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import string
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,16 @@ PRESETS = {"tokens": (4096, 8192, 32768, 131072)}
 # Looked up on every keystroke: each calculator's input specs by name, and every output spec by name.
 FIELDS = {name: {f["name"]: f for f in calc["inputs"]} for name, calc in calculators.CALCULATORS.items()}
 OUTPUTS = {out["name"]: out for calc in calculators.CALCULATORS.values() for out in calc["outputs"]}
+# The unit of every input and output by name (a note's parameters are named after them too), and of the
+# note parameters that are neither: a counted one is written with its noun ("32 requests", strings.py).
+UNIT_OF = {item["name"]: item["unit"] for calc in SPECS.values() for item in (*calc["inputs"], *calc["outputs"])}
+PARAM_UNITS = {"boxes": "nodes", "needed_concurrency": "requests", "max_concurrency_tp": "requests",
+               "max_concurrency_dp": "requests", "max_gpus": "gpus", "per_request_tokens_per_s": "tokens_per_s"}
+# Counted placeholders written as a bare number: a layout's degrees ("TP 8") and the low end of a range
+# of counts ("58 to 62 requests"); and, in a plural sentence, the number that picks its form.
+BARE = frozenset({"tp_degree", "pp_degree", "dp_degree", "max_concurrency_low"})
+# The choice a calculator's subject depends on: its SUBJECTS are keyed (calculator, choice).
+SUBJECT_CHOICE = {"training_memory": "method", "scaling": "parallelism", "decision": "workload"}
 
 
 def choice_label(field: str, choice: str, lang: str) -> str:
@@ -167,30 +178,63 @@ def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
 
 
 
-def explanation(name: str, result: dict[str, Any], lang: str) -> str:
-    """One sentence that says why the verdict is what it is, from the values."""
+def say(lang: str, msgid: str | strings.Plural, fill: Callable[[str, bool], str],
+        number: Callable[[str], float] | None = None) -> str:
+    """A whole sentence of the catalog in `lang`, each placeholder written by `fill(name, bare)`; a plural
+    sentence (`strings.NP_`) in the form the number of its count (`number(name)`) takes, that count bare."""
+    if isinstance(msgid, strings.Plural):
+        names = {*_placeholders(msgid.singular), *_placeholders(msgid.plural)}
+        fmt = {name: fill(name, name == msgid.count or name in BARE) for name in names}
+        count = number(msgid.count) if number else 0
+        return plural_text(lang, msgid, round(count), **fmt)
+    return text(lang, msgid, **{name: fill(name, name in BARE) for name in _placeholders(msgid)})
+
+
+def quantity(unit: str | None, value: float, lang: str, bare: bool = False) -> str:
+    """A number in a sentence: a counted one with its noun in the form its number takes ("1 node",
+    "32 requests") unless `bare`, a rate with its unit, any other number as it is."""
+    if unit in strings.COUNTED:
+        return numbers.decimal(value, lang, 0) if bare else format_kind("count", unit, value, lang)
+    digits = 0 if float(value).is_integer() or abs(value) >= 10 else 1
+    if unit in strings.UNITS:
+        return text(lang, strings.UNITS[unit], value=numbers.decimal(value, lang, digits))
+    return numbers.decimal(value, lang, digits)
+
+
+def explanation_key(name: str, result: dict[str, Any]) -> tuple[str, str]:
+    """The explanation a result takes: its verdict's, or the variant that tells its story."""
     values, verdict, inputs = result["values"], result["verdict"], result["inputs"]
-    key = verdict
     if name == "vram_fit" and verdict == "does_not_fit" and values["weights_gb"] <= values["usable_gb"]:
-        key = "does_not_fit_kv"  # the weights fit; the KV cache of the requested load does not
-    msgid = strings.EXPLANATIONS[(name, key)]
-    fmt = {}
-    for field in _placeholders(msgid):
+        return name, "does_not_fit_kv"  # the weights fit; the KV cache of the requested load does not
+    if name == "vram_fit" and verdict == "does_not_fit" and not values["min_gpus"]:
+        return name, "does_not_fit_any"  # no node of these GPUs holds the weights
+    if name == "workload" and verdict == "dp_replicas" and inputs["concurrency"] > values["max_concurrency"]:
+        return name, "dp_replicas_load"  # the load does not fit one node, whatever the target
+    if name == "workload" and verdict == "one_node" and not values["target_tokens_per_s"]:
+        return name, "one_node_no_target"
+    return name, verdict
+
+
+def explanation(name: str, result: dict[str, Any], lang: str) -> str:
+    """One or two whole sentences that say why the verdict is what it is, from the values."""
+    values, inputs = result["values"], result["inputs"]
+
+    def fill(field: str, bare: bool) -> str:
         if field == "weights_limit":
-            fmt[field] = numbers.percent(inputs["weights_limit"], lang)
-        elif field in ("concurrency", "context"):
-            fmt[field] = numbers.decimal(inputs[field], lang, 0)
-        elif field in RANGES:
-            fmt[field] = format_value(field, None, values, lang)
-        elif field in values and OUTPUTS[field]["kind"] == "count":
-            fmt[field] = numbers.decimal(values[field], lang, 0)  # the sentence names the unit itself
-        elif field == "cluster_failure_rate":
-            fmt[field] = numbers.decimal(values[field], lang, 1)
-        elif field in values:
-            fmt[field] = format_value(field, values[field], values, lang)
-        else:
-            fmt[field] = numbers.decimal(inputs[field], lang, 2)
-    return text(lang, msgid, **fmt)
+            return numbers.percent(inputs["weights_limit"], lang)
+        if field in RANGES:
+            return format_value(field, None, values, lang)
+        value = values[field] if field in values else inputs[field]  # what the calculator used, else as typed
+        if UNIT_OF.get(field) in strings.COUNTED:
+            return quantity(UNIT_OF[field], value, lang, bare)
+        if field == "cluster_failure_rate":
+            return numbers.decimal(value, lang, 1)
+        if field in values:
+            return format_value(field, value, values, lang)
+        return numbers.decimal(value, lang, 2)
+
+    return say(lang, strings.EXPLANATIONS[explanation_key(name, result)], fill,
+               lambda field: values[field] if field in values else inputs[field])
 
 
 @lru_cache(maxsize=256)
@@ -199,10 +243,13 @@ def _placeholders(msgid: str) -> tuple[str, ...]:
 
 
 def note_text(note: dict[str, Any], lang: str) -> str:
-    """A note's sentence; its placeholders are whole-number parameters of the note, localized."""
-    msgid = strings.NOTES[note["code"]]
-    fmt = {field: numbers.decimal(note["params"][field], lang, 0) for field in _placeholders(msgid)}
-    return text(lang, msgid, **fmt)
+    """A note's sentence, its placeholders the note's parameters, written by their unit."""
+    params = note["params"]
+
+    def fill(name: str, bare: bool) -> str:
+        return quantity(PARAM_UNITS.get(name) or UNIT_OF.get(name), params[name], lang, bare)
+
+    return say(lang, strings.NOTES[note["code"]], fill, params.__getitem__)
 
 
 def node_text(inputs: dict[str, Any], lang: str) -> str:
@@ -212,21 +259,25 @@ def node_text(inputs: dict[str, Any], lang: str) -> str:
                 memory=numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"], lang))
 
 
+def model_text(inputs: dict[str, Any], lang: str) -> str:
+    """The model by its name, or a custom model by its size ("a 70B model")."""
+    if inputs["model"] == "custom":
+        return text(lang, strings.UNITS["custom_model_size"], value=numbers.decimal(inputs["params_b"], lang, 1))
+    return choice_label("model", inputs["model"], lang)
+
+
 def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
     """The decision flow's steps, each question (naming the reader's node and load) with its answer."""
     rows = []
     inputs = result["inputs"]
+
+    def fill(field: str, bare: bool) -> str:
+        return node_text(inputs, lang) if field == "node" else quantity(UNIT_OF.get(field), inputs[field], lang, bare)
+
     for step in result["values"].get("trace", []):
         answer = strings.UI["answer_yes" if step["answer"] else "answer_no"]
-        msgid = strings.QUESTIONS[step["question"]]
-        fmt = {}
-        for field in _placeholders(msgid):
-            if field == "node":
-                fmt[field] = node_text(inputs, lang)
-            else:
-                fmt[field] = numbers.decimal(inputs[field], lang, 0)
         rows.append({"step": numbers.decimal(step["step"], lang, 0),
-                     "question": text(lang, msgid, **fmt),
+                     "question": say(lang, strings.QUESTIONS[step["question"]], fill, inputs.__getitem__),
                      "answer": text(lang, answer)})
     return rows
 
@@ -261,26 +312,32 @@ def _conflicts(shown: dict[str, Any], inputs: dict[str, Any]) -> dict[str, dict]
             if key not in shown["disabled"] and inputs.get(key) in off}
 
 
-def subject(name: str, inputs: dict[str, Any], lang: str) -> str:
-    """What the verdict answers: the reader's load and hardware, from the normalized inputs."""
-    msgid = strings.SUBJECTS.get(name)
+def subject(name: str, result: dict[str, Any], lang: str) -> str:
+    """What the verdict answers, a noun phrase: the reader's load and hardware as the calculator used them
+    (the node rate it computed, the GPUs rounded to whole nodes, the requests it served)."""
+    values, inputs = result["values"], result["inputs"]
+    key = (name, inputs[SUBJECT_CHOICE[name]]) if name in SUBJECT_CHOICE else name
+    msgid = strings.SUBJECTS.get(key)
     if msgid is None:
         return ""
-    fields = FIELDS[name]
-    fmt = {}
-    for key in _placeholders(msgid):
-        if key == "node":
-            fmt[key] = node_text(inputs, lang)
-        elif key == "model" and inputs["model"] == "custom":
-            size = numbers.decimal(inputs["params_b"], lang, 1)
-            fmt[key] = text(lang, strings.UNITS["custom_model_size"], value=size)
-        elif fields[key]["type"] == "choice":
-            fmt[key] = choice_label(key, inputs[key], lang)
-        elif fields[key]["unit"] in strings.UNITS:
-            fmt[key] = text(lang, strings.UNITS[fields[key]["unit"]], value=numbers.decimal(inputs[key], lang, 0))
-        else:
-            fmt[key] = numbers.decimal(inputs[key], lang, 0)
-    return text(lang, msgid, **fmt)
+
+    def value_of(field: str) -> Any:
+        if field == "context" and {"input_tokens", "output_tokens"} <= values.keys():
+            return values["input_tokens"] + values["output_tokens"]  # a request as served: prompt and answer
+        return values[field] if field in values else inputs[field]
+
+    def fill(field: str, bare: bool) -> str:
+        if field == "node":
+            return node_text(inputs, lang)
+        if field == "model":
+            return model_text(inputs, lang)
+        if FIELDS[name].get(field, {}).get("type") == "choice":
+            return choice_label(field, inputs[field], lang)
+        if UNIT_OF.get(field) in strings.COUNTED or field not in values:
+            return quantity(UNIT_OF.get(field), value_of(field), lang, bare)
+        return format_value(field, values[field], values, lang)
+
+    return say(lang, msgid, fill, value_of)
 
 
 def view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any] | None = None) -> View | ViewFailure:
@@ -323,6 +380,7 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any]
     verdict_text = format_kind("key", None, result["verdict"], lang) if result["verdict"] else ""
     notes = [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES]
     steps = trace(result, lang)
+    about = subject(name, result, lang)
     figure = tables.figure(name, result, lang) or svg.figure(name, result, lang)
     return {
         "calculator": name,
@@ -337,8 +395,8 @@ def _view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any]
         "trace": steps,
         # The HTML of the pieces that are more than a text, escaped; the page only places it.
         "html": {
-            "badge": markup.badge(text(lang, strings.UI["verdict"]), result["verdict"] or "", verdict_text,
-                                  subject(name, result["inputs"], lang)),
+            "badge": markup.badge(text(lang, strings.UI["verdict_line_subject" if about else "verdict_line"]),
+                                  result["verdict"] or "", verdict_text, about),
             "notes": markup.items(notes),
             "trace": markup.trace_items(steps),
             "figure": figure,

@@ -1,92 +1,190 @@
-"""What the widgets show for the semantics of issue #12, in both languages (strings from the catalogs)."""
+"""What the widgets show, in both languages: the numbers from `calculators.run`, the words from the catalogs
+(through widgets/messages.py), never a pinned translation or preset output."""
 
 from __future__ import annotations
 
+import math
+import re
+from html import unescape
+
 import pytest
 
+import calculators
 from calculators import run
-from widgets.view import view
+from widgets import numbers, strings
+from widgets.messages import plural_text, text
+from widgets.view import node_text, note_text, view
 
-NBSP, NNBSP = "\u00a0", "\u202f"
+LANGS = ("da", "fr")
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
+def counted(unit: str, value: float, lang: str) -> str:
+    """A counted quantity as the catalogs write it: "32 requests", "1 node"."""
+    return plural_text(lang, strings.COUNTED[unit], int(value), value=numbers.decimal(value, lang, 0))
+
+
+def unit(name: str, value: str, lang: str) -> str:
+    """A value in one of the catalogs' units: "732 tok/s"."""
+    return text(lang, strings.UNITS[name], value=value)
+
+
+def subject_of(shown: dict) -> str:
+    """The text of the verdict line's subject, as the page shows it."""
+    found = re.search(r'data-output="subject">([^<]*)<', shown["html"]["badge"])
+    return unescape(found.group(1)) if found else ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_effort_per_added_node_is_the_articles_figure_whatever_n(lang: str) -> None:
-    two = view("replicas", {"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}, lang)["outputs"]
-    ten = view("replicas", {"target_tokens_per_s": 8000, "node_tokens_per_s": 1000}, lang)["outputs"]
-    assert two["effort_per_added_node"] == ten["effort_per_added_node"] == "4–5×"
-    assert (two["effort_total"], ten["effort_total"]) == ("5–6×", "37–46×")
+    inputs = [{"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}, {"target_tokens_per_s": 8000,
+                                                                         "node_tokens_per_s": 1000}]
+    results = [run("replicas", i)["values"] for i in inputs]
+    shown = [view("replicas", i, lang)["outputs"] for i in inputs]
+    low, high = results[0]["effort_per_added_node_min"], results[0]["effort_per_added_node_max"]
+    assert all((v["effort_per_added_node_min"], v["effort_per_added_node_max"]) == (low, high) for v in results)
+    per_node = text(lang, strings.UNITS["multiplier_range"], low=numbers.decimal(low, lang, 1),
+                    high=numbers.decimal(high, lang, 1))
+    assert shown[0]["effort_per_added_node"] == shown[1]["effort_per_added_node"] == per_node
+    for v, out in zip(results, shown, strict=True):  # the total grows with the nodes
+        assert out["effort_total"] == text(lang, strings.UNITS["multiplier_range"],
+                                           low=numbers.decimal(v["effort_total_min"], lang, 1),
+                                           high=numbers.decimal(v["effort_total_max"], lang, 1))
+    assert results[1]["effort_total_min"] > results[0]["effort_total_min"]
 
 
-@pytest.mark.parametrize(("lang", "node", "load"), [
-    ("da", "1 × L4 (24 GB)", "32 anmodninger à 32.768 tokens"),
-    ("fr", f"1 × L4 (24{NNBSP}Go)", f"32{NBSP}requêtes de 32{NNBSP}768{NBSP}tokens"),
-])
-def test_trace_questions_name_the_readers_node_and_load(lang: str, node: str, load: str) -> None:
-    shown = view("decision", {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1}, lang)
+@pytest.mark.parametrize("lang", LANGS)
+def test_trace_questions_name_the_readers_node_and_load(lang: str) -> None:
+    inputs = {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1}
+    result = run("decision", inputs)
+    shown = view("decision", inputs, lang)
     questions = [row["question"] for row in shown["trace"]]
-    assert len(questions) == 3 and all(node in q for q in questions)
-    assert load in questions[0]
+    assert len(questions) == len(result["values"]["trace"]) >= 2
+    assert shown["verdict"] == result["verdict"]
+    node = node_text(result["inputs"], lang)
+    assert node in questions[0] and "1 × L4" in node  # the reader's own node, not the article's 8 × 96 GB
+    # the first question names the load, each count with its noun in its plural form
+    assert counted("requests", result["inputs"]["concurrency"], lang) in questions[0]
+    assert counted("tokens", result["inputs"]["context"], lang) in questions[0]
     assert not any("96" in q for q in questions)
-    assert shown["verdict"] == "dp_replicas"
-    # the ways out carry their numbers: 2 requests of 32k, or 32 of up to 3,012 tokens; or 8 x L4
-    notes = " ".join(shown["notes"])
-    assert {"da": "3.012", "fr": f"3{NNBSP}012"}[lang] in notes and "8" in notes
+    answers = [text(lang, strings.UI["answer_yes" if s["answer"] else "answer_no"]) for s in result["values"]["trace"]]
+    assert [row["answer"] for row in shown["trace"]] == answers
+    assert shown["notes"] == [note_text(n, lang) for n in result["notes"]]
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_vram_fit_says_what_would_fit(lang: str) -> None:
+    result = run("vram_fit", {"model": "llama-3.1-405b"})
     shown = view("vram_fit", {"model": "llama-3.1-405b"}, lang)
-    assert shown["verdict"] == "does_not_fit"
-    assert shown["outputs"]["max_context"] == {"da": "18.769 tokens", "fr": f"18{NNBSP}769{NBSP}tokens"}[lang]
-    assert shown["outputs"]["max_context"].split()[0].replace(NBSP, "") in shown["explanation"].replace(NBSP, " ")
+    assert shown["verdict"] == result["verdict"] == "does_not_fit"
+    assert result["values"]["weights_gb"] <= result["values"]["usable_gb"]  # the weights fit, the load does not
+    longest = counted("tokens", result["values"]["max_context"], lang)
+    assert shown["outputs"]["max_context"] == longest and longest in shown["explanation"]
+    assert counted("requests", result["values"]["max_concurrency"], lang) in shown["explanation"]
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_efficiency_range_is_rounded_outwards(lang: str) -> None:
-    """TP-8 in one box: 0.5995-0.7704 must not read as 60 %: the low end is under the line."""
-    shown = view("scaling", {"model": "llama-3.1-70b", "gpus_per_node": 8, "nodes": 1}, lang)
-    assert shown["outputs"]["efficiency_range"] == f"59,9{NBSP}%–77,1{NBSP}%"
+    """A low end under the 60 % line must not read as on it: the range is rounded outwards to 0.1 %."""
+    inputs = {"model": "llama-3.1-70b", "gpus_per_node": 8, "nodes": 1}
+    values = run("scaling", inputs)["values"]
+    low = math.floor(values["efficiency_low"] * 1000 + 1e-9) / 1000
+    high = math.ceil(values["efficiency_high"] * 1000 - 1e-9) / 1000
+    assert low < values["threshold"] <= values["efficiency_low"] + 0.001  # the case this rounding is for
+    shown = view("scaling", inputs, lang)
+    assert shown["outputs"]["efficiency_range"] == text(lang, strings.UNITS["range"], low=numbers.percent(low, lang),
+                                                        high=numbers.percent(high, lang))
     assert shown["verdict"] == "does_not_fit"  # a 70B training state does not fit 8 x 96 GB
 
 
-@pytest.mark.parametrize(("lang", "rate", "span", "ttft", "kw"), [
-    ("da", "732 tok/s", "600–858 tok/s", "4,7 s", "8,8 kW"),
-    ("fr", "732\u202ftok/s", "600–858\u202ftok/s", "4,7\u202fs", "8,8\u202fkW"),
-])
-def test_throughput_shows_the_rate_its_range_and_the_first_token(lang: str, rate: str, span: str, ttft: str,
-                                                                 kw: str) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_throughput_shows_the_rate_its_range_and_the_first_token(lang: str) -> None:
+    result = run("throughput", {})
+    values = result["values"]
     shown = view("throughput", {}, lang)
-    assert shown["ok"] and shown["verdict"] == "memory_bound"
+    assert shown["ok"] and shown["verdict"] == result["verdict"]
     out = shown["outputs"]
+    rate = unit("tokens_per_s", numbers.decimal(values["node_tokens_per_s"], lang, 0), lang)
+    span = unit("tokens_per_s", text(lang, strings.UNITS["range"],
+                                     low=numbers.decimal(values["node_tokens_per_s_low"], lang, 0),
+                                     high=numbers.decimal(values["node_tokens_per_s_high"], lang, 0)), lang)
+    assert values["time_to_first_token_ms"] >= 1000  # seconds, one decimal
+    ttft = unit("s", numbers.decimal(values["time_to_first_token_ms"] / 1000, lang, 1), lang)
+    kw = unit("kw", numbers.decimal(values["node_kw"], lang, 1), lang)
     assert (out["node_tokens_per_s"], out["node_tokens_per_s_range"], out["time_to_first_token_ms"],
             out["node_kw"]) == (rate, span, ttft, kw)
-    assert rate in shown["explanation"]
+    assert rate in shown["explanation"] and ttft in shown["explanation"]
+    # the load it served: its copies of the model, the requests in all, the prompt's length
+    for noun, value in (("requests", values["concurrency"]), ("tokens", values["input_tokens"]),
+                        ("gpus", values["tensor_parallel"])):
+        assert counted(noun, value, lang) in shown["explanation"]
     short = view("throughput", {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": "1", "context": "16",
                                 "concurrency": "1"}, lang)
-    assert short["outputs"]["time_to_first_token_ms"].endswith("ms")  # under a second: milliseconds
+    ms = run("throughput", {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": 1, "context": 16,
+                            "concurrency": 1})["values"]["time_to_first_token_ms"]
+    assert ms < 1000  # under a second: milliseconds
+    assert short["outputs"]["time_to_first_token_ms"] == unit("ms", numbers.decimal(ms, lang, 0), lang)
 
 
-@pytest.mark.parametrize(("lang", "unit"), [("da", "{} GPU-måneder"), ("fr", "{}\u00a0mois-GPU")])
-def test_training_time_shows_gpu_months_and_their_range(lang: str, unit: str) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_throughput_at_concurrency_0_names_the_load_it_served(lang: str) -> None:
+    """0 requests typed means as many as the node holds: the verdict line names the number served."""
+    result = run("throughput", {"concurrency": 0})
+    shown = view("throughput", {"concurrency": 0}, lang)
+    served = result["values"]["concurrency"]
+    assert served > 0 and counted("requests", served, lang) in subject_of(shown)
+    context = result["values"]["input_tokens"] + result["values"]["output_tokens"]
+    assert counted("tokens", context, lang) in subject_of(shown)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_training_time_shows_gpu_months_and_their_range(lang: str) -> None:
     inputs = {"gpu": "h100-sxm", "tokens_t": 1.5}
     v = run("training_time", inputs)["values"]  # hundreds of GPU-months: no group separator in the figures
-    months = unit.format(round(v["gpu_months"]))
-    span = unit.format(f"{round(v['gpu_months_low'])}–{round(v['gpu_months_high'])}")
+    months = unit("gpu_months", numbers.decimal(v["gpu_months"], lang, 0), lang)
+    span = unit("gpu_months", text(lang, strings.UNITS["range"], low=numbers.decimal(v["gpu_months_low"], lang, 0),
+                                   high=numbers.decimal(v["gpu_months_high"], lang, 0)), lang)
     shown = view("training_time", inputs, lang)
-    assert shown["verdict"] == "months"
+    assert shown["verdict"] == run("training_time", inputs)["verdict"]
     assert (shown["outputs"]["gpu_months"], shown["outputs"]["gpu_months_range"]) == (months, span)
     assert months in shown["explanation"] and span in shown["explanation"]
+    assert counted("gpus", v["gpus"], lang) in subject_of(shown)  # the GPUs of the run, whole nodes
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_replicas_show_the_node_rate_they_used(lang: str) -> None:
-    auto = view("replicas", {"target_tokens_per_s": 1500}, lang)
-    typed = view("replicas", {"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}, lang)
-    assert auto["outputs"]["node_tokens_per_s"] == view("throughput", {}, lang)["outputs"]["node_tokens_per_s"]
-    assert typed["outputs"]["node_tokens_per_s"].startswith("1")
-    # where the rate comes from, and that it counts generation only (the prompt's prefill time named)
-    assert len(auto["notes"]) == len(typed["notes"]) + 2
-    prefill_ms = view("throughput", {}, lang)["notes"][-1]
-    assert prefill_ms in auto["notes"] and prefill_ms not in typed["notes"]
-    assert auto["outputs"]["replicas"] != typed["outputs"]["replicas"]  # 3 nodes against 2
+    """The verdict line names the node rate the calculator used: the computed one when the input is 0."""
+    auto_in = {"target_tokens_per_s": 1500}
+    typed_in = {"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}
+    auto, typed = run("replicas", auto_in), run("replicas", typed_in)
+    shown_auto, shown_typed = view("replicas", auto_in, lang), view("replicas", typed_in, lang)
+    for result, shown in ((auto, shown_auto), (typed, shown_typed)):
+        rate = unit("tokens_per_s", numbers.decimal(result["values"]["node_tokens_per_s"], lang, 0), lang)
+        target = unit("tokens_per_s", numbers.decimal(result["values"]["target_tokens_per_s"], lang, 0), lang)
+        assert shown["outputs"]["node_tokens_per_s"] == rate
+        assert rate in subject_of(shown) and target in subject_of(shown)
+        assert shown["notes"] == [note_text(n, lang) for n in result["notes"]]
+    assert auto["inputs"]["node_tokens_per_s"] == 0 < auto["values"]["node_tokens_per_s"]
+    zero = unit("tokens_per_s", numbers.decimal(0, lang, 0), lang)
+    # never the input's 0, which means "computed" (a 0 that is not the end of a longer number)
+    assert not re.search(r"(?<![\d.,\u00a0\u202f])" + re.escape(zero), subject_of(shown_auto))
+    # where the computed rate comes from is said only when it was computed
+    codes = [n["code"] for n in auto["notes"]], [n["code"] for n in typed["notes"]]
+    assert "node_rate_from_throughput" in codes[0] and "node_rate_from_throughput" not in codes[1]
+    assert shown_auto["outputs"]["replicas"] == counted("nodes", auto["values"]["replicas"], lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("name", "inputs", "field"), [
+    ("training_memory", {"method": "full"}, "method"),
+    ("decision", {"workload": "full_finetune"}, "workload"),
+    ("decision", {"workload": "pretrain", "model": "llama-3.1-8b"}, "workload"),
+    ("scaling", {"parallelism": "tp_pp", "nodes": 2}, "parallelism"),
+])
+def test_a_subject_names_the_choice_in_its_own_words(lang: str, name: str, inputs: dict, field: str) -> None:
+    """A subject is one sentence per choice: the choice's capitalised form label is never glued into it."""
+    result = run(name, inputs)
+    about = subject_of(view(name, inputs, lang))
+    label = text(lang, strings.CHOICES.get(f"{field}:{result['inputs'][field]}")
+                 or strings.CHOICES[result["inputs"][field]])
+    assert about and label not in about
+    assert calculators.MODELS[result["inputs"]["model"]]["name"] in about
