@@ -416,7 +416,8 @@ onmessage = async ({ data }) => {
     return;
   }
   if (data.type === "view") {
-    const request = { name: data.name, inputs: data.inputs, lang: data.lang };
+    const { name, inputs, lang, link } = data; // ViewRequest (link: a link's values, when there are)
+    const request = { name, inputs, lang, link };
     try {
       let result;
       try {

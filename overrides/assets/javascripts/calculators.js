@@ -3,7 +3,9 @@
 // module Web Worker per page, started on the first sign of interest in a widget. This file only
 // moves form values to the worker, writes the texts it returns into the [data-output] elements and
 // places the HTML it returns (built and escaped by Python) into the [data-html] containers.
-// The messages and the view are described once, in widgets/protocol.py.
+// The messages and the view are described once, in widgets/protocol.py; a link's grammar in links.js.
+
+import { NEUTRAL, isState, readLink, writeLink } from "./links.js";
 
 // A boot is given up only when it stops moving: no byte downloaded and no step of the worker for this
 // long (a slow line keeps moving; a stalled host or a dead worker does not).
@@ -240,7 +242,8 @@ function startWorker() {
   return attempt;
 }
 
-function ask(name, inputs, lang) {
+// `link`: a link's values (`{form, values}`, widgets/links.py), laid over the form's text by Python.
+function ask(name, inputs, lang, link) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -251,7 +254,7 @@ function ask(name, inputs, lang) {
       resolve: (view) => { clearTimeout(timer); resolve(view); },
       reject: (error) => { clearTimeout(timer); reject(error); },
     });
-    worker.postMessage({ type: "view", id, name, inputs, lang });
+    worker.postMessage({ type: "view", id, name, inputs, lang, ...(link ? { link } : {}) });
   });
 }
 
@@ -307,10 +310,15 @@ function showErrors(widget, errors) {
 }
 
 // The fields and options that make sense for the inputs (widgets/view.py `controls`): the rest disabled.
+// Applied with every answer, a failed one too: a field the reader must fix is never left disabled.
 function applyControls(widget, controls) {
   const shown = JSON.stringify(controls);
   if (widget.kwControls === shown) return;
   widget.kwControls = shown;
+  // The custom-model fields open when they count (a link or an answer chose the custom model).
+  const custom = widget.querySelector('[data-group="custom_model"]');
+  const customField = custom?.querySelector("[name]");
+  if (customField) custom.open = !controls.disabled.includes(customField.name);
   for (const field of parts(widget).fields) {
     const off = controls.disabled.includes(field.name);
     if (field.disabled !== off) field.disabled = off;
@@ -322,6 +330,15 @@ function applyControls(widget, controls) {
   }
 }
 
+// What the widget says about a link's values it could not take (widgets/links.py), until the reader
+// changes the widget or another link applies.
+function showNotices(widget, notices) {
+  const slot = widget.querySelector("[data-link-notice]");
+  if (!slot) return;
+  setText(slot, notices.join(" "));
+  slot.hidden = !notices.length;
+}
+
 function apply(widget, view) {
   const status = widget.querySelector("[data-status]");
   widget.dataset.state = "ready";
@@ -329,9 +346,13 @@ function apply(widget, view) {
   clearTimeout(widget.kwStaleTimer);
   const pendingLink = widget.kwPending;
   widget.kwPending = null;
+  const linked = Object.keys(pendingLink?.values || {});
+  if (pendingLink) showNotices(widget, view.notices);
+  applyControls(widget, view.controls);
   if (!view.ok) {
-    // Values from a link that are wrong show as they came, next to their field's message.
-    for (const [key, value] of Object.entries(pendingLink || {})) setField(widget, key, String(value));
+    // A link's values that are wrong show next to their field's message, written as this page writes
+    // them (a link's `32.768` reads `32,768` on a Danish page), or as they came when no number.
+    for (const key of linked) if (key in view.inputs) setField(widget, key, view.inputs[key]);
     showErrors(widget, view.errors);
     // No verdict and no value from an invalid field: the result says which field to check.
     widget.dataset.stale = "";
@@ -343,13 +364,12 @@ function apply(widget, view) {
     return;
   }
   // A link's values are shown as the page's language writes them (the link holds them locale-neutral).
-  for (const key of Object.keys(pendingLink || {})) setField(widget, key, view.inputs[key]);
+  for (const key of linked) setField(widget, key, view.inputs[key]);
   showErrors(widget, {});
   delete widget.dataset.stale;
   delete widget.dataset.invalid;
   widget.kwShown = JSON.stringify(formValues(widget));
   widget.kwNeutral = view.neutral;
-  applyControls(widget, view.controls);
   const { output, html: slots } = parts(widget);
   for (const [key, text] of Object.entries(view.outputs)) setText(output[key], text);
   setText(output.explanation, view.explanation);
@@ -383,7 +403,7 @@ async function recompute(widget) {
   const name = widget.dataset.calculator;
   const lang = widget.dataset.lang;
   try {
-    const view = await ask(name, { ...sent, ...widget.kwPending }, lang);
+    const view = await ask(name, sent, lang, widget.kwPending);
     // Only the latest request of a widget may write its result (the reader typed, or the workload moved on).
     if (request !== widget.kwRequest) return;
     apply(widget, view);
@@ -399,9 +419,10 @@ async function recompute(widget) {
   }
 }
 
-// Shared state: "#<widget id>/name=value;name=value&<widget id>/..." holds every widget whose values
-// differ from the page's, numbers locale-neutral (widgets/view.py `neutral_inputs`); a widget back at
-// the page's values drops out. `first` (the widget whose link is copied) comes first: the link opens there.
+// Shared state (grammar in links.js): "#<widget id>/name=value;...&<widget id>/..." holds every widget
+// whose values differ from the page's, numbers locale-neutral (widgets/view.py `neutral_inputs`); a
+// widget back at the page's values drops out. `first` (the widget whose link is copied) comes first,
+// with no values if it has none: the link opens there.
 let fragmentTimer = null;
 
 // The workload block: every other widget takes the workload's values that differ from the article's
@@ -425,75 +446,72 @@ function follow() {
     if (followed === (widget.kwFollowed ?? "{}")) continue;
     widget.kwFollowed = followed;
     widget.querySelector("form").reset();
-    widget.kwPending = values;
+    widget.kwPending = { form: NEUTRAL, values };
     recompute(widget);
   }
+}
+
+// What a link carries of one widget, or null: a link's values not applied yet (the worker still loads);
+// text the reader typed that Python has not computed yet (an edit a moment ago, or one it refused), in
+// the page's language, as typed; or else the computed values, locale-neutral.
+function segment(widget) {
+  if (widget.kwPending) return { id: widget.id, ...widget.kwPending };
+  const typed = formValues(widget);
+  let values;
+  let form = NEUTRAL;
+  if (JSON.stringify(typed) !== widget.kwShown) {
+    const defaults = JSON.parse(widget.dataset.defaults);
+    values = Object.entries(typed).filter(([key, value]) => defaults[key] !== value);
+    form = widget.dataset.lang;
+  } else {
+    const presets = JSON.parse(widget.dataset.presets || "{}");
+    values = Object.entries(widget.kwNeutral || {}).filter(([key, value]) => presets[key] !== value);
+  }
+  return values.length ? { id: widget.id, form, values: Object.fromEntries(values) } : null;
 }
 
 function fragment(first = null) {
   const segments = [];
   for (const widget of widgets) {
-    if (!widget.kwNeutral) continue;
     if (workload && widget !== workload && !widget.kwOwn && widget !== first) continue; // it follows
-    const presets = JSON.parse(widget.dataset.presets || "{}");
-    const changed = Object.entries(widget.kwNeutral).filter(([key, value]) => presets[key] !== value);
-    if (!changed.length) continue;
-    const segment = `${widget.id}/${changed.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join(";")}`;
-    if (widget === first) segments.unshift(segment);
-    else segments.push(segment);
+    const carried = segment(widget);
+    if (widget === first) segments.unshift(carried || { id: widget.id, values: {} });
+    else if (carried) segments.push(carried);
   }
-  return segments.length ? `#${segments.join("&")}` : "";
+  // Nothing but the copied widget, unchanged: a plain anchor to it.
+  if (first && segments.length === 1 && !Object.keys(segments[0].values).length) return `#${first.id}`;
+  return writeLink(segments);
 }
 
 function writeFragment(first = null) {
-  const hash = fragment(first);
+  const written = fragment(first);
+  const hash = isState(written) ? written : ""; // a plain anchor to the copied widget stays out of the address
   if (hash === location.hash || (!hash && !isState(location.hash))) return;
   history.replaceState(history.state, "", hash || location.pathname + location.search);
 }
 
-function isState(hash) {
-  return /^#[\w-]+\/./.test(hash);
-}
-
-// The widgets a fragment names, each with its values: numbers as numbers (they are locale-neutral),
-// choices as their ids. Nothing is written into a field before Python has read it.
+// The widgets a fragment names, each with its values and their form (links.js), as text: Python reads
+// them (widgets/links.py), says which it cannot take, and nothing is written into a field before.
 function readFragment(hash) {
   const found = new Map();
-  if (!isState(hash)) return found;
-  for (const segment of hash.slice(1).split("&")) {
-    const match = /^([\w-]+)\/(.*)$/.exec(segment);
-    const widget = match && document.getElementById(match[1]);
-    if (!widget || !widget.matches("[data-calculator]")) continue;
-    const values = {};
-    for (const pair of match[2].split(";")) {
-      const [rawKey, rawValue = ""] = pair.split("=");
-      let key, value;
-      try {
-        key = decodeURIComponent(rawKey);
-        value = decodeURIComponent(rawValue).slice(0, 100);
-      } catch {
-        continue;
-      }
-      const field = parts(widget).fields.find((f) => f.name === key);
-      if (!field) continue;
-      if (field.tagName === "SELECT") {
-        if ([...field.options].some((o) => o.value === value)) values[key] = value;
-      } else {
-        values[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-      }
-    }
-    found.set(widget, values);
+  for (const { id, form, values } of readLink(hash)) {
+    const widget = document.getElementById(id);
+    if (!widget || !widget.matches("[data-calculator]") || found.has(widget)) continue;
+    found.set(widget, { form, values });
   }
   return found;
 }
 
-// Apply a fragment: its widgets take its values, the others go back to the page's values.
+// Apply a fragment: its widgets take its values, the others go back to the page's values. A widget
+// named with no values (a copied link's first) is only where the page opens.
 function applyFragment(hash, { scroll }) {
   const found = readFragment(hash);
   for (const widget of widgets) {
-    const values = found.get(widget);
-    widget.kwOwn = Boolean(values) && widget !== workload; // a widget the link names no longer follows
+    const link = found.get(widget);
+    const values = link && Object.keys(link.values).length ? link : null;
+    widget.kwOwn = Boolean(values) && widget !== workload; // a widget the link sets no longer follows
     widget.kwFollowed = undefined;
+    showNotices(widget, []);
     if (values) {
       widget.querySelector("form").reset();
       widget.kwPending = values;
@@ -512,7 +530,7 @@ async function copyLink(widget) {
   const button = widget.querySelector("[data-copy-link]");
   const note = widget.querySelector("[data-copy-status]");
   clearTimeout(fragmentTimer);
-  const url = location.href.split("#")[0] + (fragment(widget) || `#${widget.id}`);
+  const url = location.href.split("#")[0] + fragment(widget);
   try {
     await navigator.clipboard.writeText(url);
     setText(note, button.dataset.textCopied);
@@ -530,6 +548,7 @@ for (const widget of widgets) {
   form.addEventListener("input", () => {
     widget.kwOwn = true; // changed by the reader: it no longer follows the workload
     widget.kwPending = null; // the reader takes over from a link still loading
+    showNotices(widget, []);
     recompute(widget);
   });
   form.addEventListener("change", (event) => {
@@ -538,6 +557,7 @@ for (const widget of widgets) {
     if (custom && event.target.name === "model") custom.open = event.target.value === "custom";
     widget.kwOwn = true;
     widget.kwPending = null;
+    showNotices(widget, []);
     recompute(widget);
   });
   for (const type of ["focusin", "pointerenter", "touchstart"]) {
@@ -554,9 +574,17 @@ if (widgets.length) {
   window.addEventListener("hashchange", () => {
     if (isState(location.hash)) applyFragment(location.hash, { scroll: true });
   });
-  // The language switcher opens the same widgets, with the same values, on the other language's page.
-  document.addEventListener("click", (event) => {
+  // The language switcher opens the same widgets, with the same values, on the other language's page:
+  // the state is written at once when the link is pressed (not 300 ms after the last answer), and an
+  // edit Python has not computed yet travels as typed, in this page's language (segment()).
+  const carry = (event) => {
     const link = event.target.closest?.("a[hreflang]");
-    if (link && isState(location.hash)) link.hash = location.hash;
-  }, true);
+    if (!link) return;
+    clearTimeout(fragmentTimer);
+    writeFragment();
+    if (isState(location.hash)) link.hash = location.hash;
+    else if (isState(link.hash)) link.hash = "";
+  };
+  document.addEventListener("pointerdown", carry, true);
+  document.addEventListener("click", carry, true);
 }
