@@ -175,10 +175,19 @@ NODE_REST_BASE_W = (DGX_H100_SYSTEM_W - DGX_H100_GPU_W) - NODE_REST_SHARE * DGX_
 # "model bandwidth utilization" (MBU; defined in Databricks, "LLM Inference
 # Performance Engineering: Best Practices", 2023,
 # https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices).
-# Assumed 0.75, range 0.60-0.90; not fitted: the serving benchmarks of the
-# reference suite (reference.py) test it and their ratios are reported there.
-DECODE_BANDWIDTH_SHARE = 0.75  # MBU as defined by Databricks (2023, URL above); an assumption, tested in reference.py
-DECODE_BANDWIDTH_RANGE = (0.60, 0.90)
+# Calibrated: 0.60, fitted together with MOE_EFFICIENCY on the reference suite's
+# TensorRT-LLM rows on H100 and H200 (reference.py, `serve-*` rows marked calibration;
+# 17 of those 20 within 0.7-1.4; the RTX Pro 6000, B200 and L40S rows are predictions).
+# NVIDIA NIM's single-request inter-token latency on 2 x H100 (the reference suite's
+# `nim-70b-h100-itl-c1`) implies 0.58. Range 0.48-0.75 (+-25 %, the spread of those ratios).
+DECODE_BANDWIDTH_SHARE = 0.60  # calibration: TRT-LLM perf-overview rows on H100/H200 (reference.py)
+DECODE_BANDWIDTH_RANGE = (0.48, 0.75)
+# Mixture-of-experts layers reach a smaller share of the GPUs' bandwidth and peak than dense
+# ones (grouped GEMMs over small per-expert batches, routing, expert load imbalance): the MBU
+# and MFU of an MoE model are scaled by 0.65, fitted on the same TRT-LLM rows (Qwen3-235B-A22B,
+# Llama 4 Scout and Maverick, gpt-oss, DeepSeek-R1 on H100/H200). A calibration, not a
+# published figure; without it those rows read 1.5-3x high.
+MOE_EFFICIENCY = 0.65
 # Prefill (and a decode step that is compute bound) runs large matrix
 # multiplications: the share of the dense peak reached, by the same published
 # MFUs the training model uses (uncertainty.py): Llama 3 on H100 38-43 %,

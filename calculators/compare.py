@@ -1,14 +1,15 @@
 """compare: one workload on one 8-GPU node, two 4-GPU nodes over a fabric, and an 8-GPU SXM node.
 
 For each configuration, with the calculators above (no formula of its own):
-- fits: ``vram_fit``'s verdict for the workload (``concurrency`` x ``context``) on the
-  configuration's memory; ``max_concurrency`` the requests of ``context`` tokens it holds;
-- serving: one node serves tensor parallel over its GPUs (``tp``). Two 4-GPU nodes
-  serve as two data-parallel replicas of half the load each (``replicas``) when one
-  4-GPU node holds the weights and half the requests; else tensor parallel across
-  both nodes (``tp_across``: every layer's all-reduces cross ``fabric``, scaling's
-  hierarchical ring);
-- tokens_per_s and time_to_first_token_ms: ``throughput``'s decode and prefill model;
+- serving: each box is filled the way the planner fills a box (``planner.box_layout``: copies of
+  the model, each tensor parallel on a degree that divides its heads, the TP degree that serves
+  the most): one copy (``tp``) or several (``replicas``, the load split evenly over the copies of
+  both nodes); a model no box holds runs tensor parallel across both nodes (``tp_across``: every
+  layer's all-reduces cross ``fabric``, scaling's hierarchical ring);
+- fits: the copies' KV caches hold ``concurrency`` requests of ``context`` tokens (vram_fit);
+  ``max_concurrency`` the requests they hold;
+- tokens_per_s: ``throughput.served`` at the workload (whole requests of ``context`` tokens, of
+  which ``output_tokens`` the answer, prefill included); time_to_first_token_ms: one prompt;
 - efficiency: ``scaling``'s efficiency of a tensor-parallel training step of the model on
   that layout (8 x 1, 4 x 2 over ``fabric``, 8 x 1 on NVLink), at its defaults;
 - kw: ``power``'s maximum draw of the nodes (two nodes: twice a 4-GPU node; the
@@ -24,14 +25,14 @@ import math
 from typing import Any
 
 from . import assumptions as A
-from . import scaling
+from . import planner, scaling
 from .catalog.fabrics import FABRIC_BY_ID, INTER_NODE_TABLE
 from .catalog.gpus import GPU_BY_ID, GPU_LIST, Gpu
 from .catalog.models import Model, resolve_model
 from .common import CONCURRENCY, CONTEXT, GPU, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION, r, sig
 from .power import node_kw
 from .spec import CalculatorSpec, Input, Output, note
-from .throughput import decode_step, prefill_s
+from .throughput import OUTPUT_TOKENS, check_lengths, prefill_s, served
 from .vram_fit import fit, model_notes
 
 CONFIGS = ("one_node", "two_nodes", "sxm_node")
@@ -63,6 +64,7 @@ SPEC = CalculatorSpec(
         KV_PRECISION,
         CONCURRENCY,
         CONTEXT,
+        OUTPUT_TOKENS,
         GPU,
         Input("fabric", "choice", "ib-200", choices=INTER_NODE_TABLE),
         Input("sxm_gpu", "choice", "h100-sxm", choices=SXM_GPUS),
@@ -87,55 +89,60 @@ SPEC = CalculatorSpec(
 )
 
 
+validate = check_lengths
+
+
 def _training_efficiency(model: Model, gpu: Gpu, g: int, nodes: int, fabric: str) -> float:
     """scaling's efficiency of a tensor-parallel training step on this layout, at its defaults."""
     inp = {"gpu": gpu.id, "parallelism": "tp", "gpus_per_node": g, "nodes": nodes, "fabric": fabric,
-           "nics_per_node": A.DEFAULT_NICS_PER_NODE, "seq_len": A.DEFAULT_SEQ_LEN,
+           "nics_per_node": 0, "seq_len": A.DEFAULT_SEQ_LEN,
            "micro_batch": A.DEFAULT_MICRO_BATCH, "grad_accum": A.DEFAULT_GRAD_ACCUM, "mfu": A.DEFAULT_MFU,
            "pcie_placement": "switch"}
     return scaling.efficiency(inp, model)
 
 
-def _row(config: str, model: Model, gpu: Gpu, inp: dict[str, Any]) -> dict[str, Any]:
-    prec, kvp, conc, ctx = inp["precision"], inp["kv_precision"], inp["concurrency"], inp["context"]
+def _row(config: str, model: Model, gpu: Gpu, inp: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    """One configuration serving the workload: the planner's best way to fill each box with copies of
+    the model (tensor parallel inside a copy), the load split evenly over the copies; a model that no
+    box of the configuration holds runs tensor parallel across both nodes over ``fabric``."""
+    g, nodes = (4, 2) if config == "two_nodes" else (8, 1)
+    conc = inp["concurrency"]
+    load = planner.Load(model, inp["precision"], inp["kv_precision"], gpu, g, inp["context"],
+                        inp["output_tokens"], conc, 0.0)
+    box = planner.box_layout(load, g)
     fabric = FABRIC_BY_ID[inp["fabric"]]
-    whole = fit(model, prec, kvp, gpu, 8, ctx, conc, A.DEFAULT_WEIGHTS_LIMIT)
-    fits, max_conc = whole["kv_fits"], whole["max_concurrency"]
-    if config == "two_nodes":
-        g, nodes = 4, 2
-        half = math.ceil(conc / 2)
-        four = fit(model, prec, kvp, gpu, 4, ctx, half, A.DEFAULT_WEIGHTS_LIMIT)
-        if four["kv_fits"]:
-            serving = "replicas"
-            d = decode_step(model, gpu, 4, prec, kvp, half, ctx)
-            rate = conc / d["step"]  # each replica steps its half (an odd load: one more on one of them)
-            ttft = prefill_s(model, gpu, 4, prec, ctx)
-            fits, max_conc = True, 2 * four["max_concurrency"]
-        else:
-            serving = "tp_across"
-            rate = conc / decode_step(model, gpu, 8, prec, kvp, conc, ctx, nodes=2, inter=fabric)["step"]
-            ttft = prefill_s(model, gpu, 8, prec, ctx, nodes=2, inter=fabric)
-        kw = 2 * node_kw(gpu, 4)
+    if box is not None:
+        copies, tp, span = box.copies * nodes, box.tp, 1
+        serving = "tp" if copies == 1 else "replicas"
+        max_conc = box.max_concurrency * nodes
     else:
-        g, nodes, serving = 8, 1, "tp"
-        rate = conc / decode_step(model, gpu, 8, prec, kvp, conc, ctx)["step"]
-        ttft = prefill_s(model, gpu, 8, prec, ctx)
-        kw = node_kw(gpu, 8)
+        copies, tp, span, serving = 1, g * nodes, nodes, "tp_across"
+        max_conc = fit(model, load.precision, load.kv_precision, gpu, tp, load.context, 1,
+                       A.DEFAULT_WEIGHTS_LIMIT)["max_concurrency"]
+    per_copy = math.ceil(conc / copies)
+    inter = fabric if span > 1 else None
+    s = served(model, gpu, tp, load.precision, load.kv_precision, per_copy, load.input_tokens, load.output_tokens,
+               nodes=span, inter=inter)
+    rate = s["rate"] * conc / per_copy  # copies x per-copy rate, an uneven split counted at the fuller copy's pace
+    ttft = prefill_s(model, gpu, tp, load.precision, load.input_tokens, nodes=span, inter=inter)
+    kw = nodes * node_kw(gpu, g)
     eff = _training_efficiency(model, gpu, g, nodes, inp["fabric"])
+    fits = max_conc >= conc and (box is not None or max_conc >= 1)
     return {"config": config, "gpu": gpu.id, "nodes": nodes, "gpus_per_node": g,
             "fabric": inp["fabric"] if nodes > 1 else gpu.link, "fits": fits, "max_concurrency": max_conc,
             "serving": serving, "tokens_per_s": r(rate, 1), "time_to_first_token_ms": r(ttft * 1e3, 1),
-            "efficiency": sig(eff), "kw": r(kw, 2), "tokens_per_kwh": r(rate * 3600 / kw, 0)}
+            "efficiency": sig(eff), "kw": r(kw, 2), "tokens_per_kwh": r(rate * 3600 / kw, 0)}, rate
 
 
 def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Run compare on normalized inputs."""
     model = resolve_model(inp)
     pcie, sxm = GPU_BY_ID[inp["gpu"]], GPU_BY_ID[inp["sxm_gpu"]]
-    one, two, top = (_row("one_node", model, pcie, inp), _row("two_nodes", model, pcie, inp),
-                     _row("sxm_node", model, sxm, inp))
+    one, one_rate = _row("one_node", model, pcie, inp)
+    two, two_rate = _row("two_nodes", model, pcie, inp)
+    top, _ = _row("sxm_node", model, sxm, inp)
     values = {
-        "two_nodes_vs_one": r(two["tokens_per_s"] / one["tokens_per_s"], 3),
+        "two_nodes_vs_one": r(two_rate / one_rate, 3),
         "one_node_tokens_per_s": one["tokens_per_s"],
         "two_nodes_tokens_per_s": two["tokens_per_s"],
         "sxm_tokens_per_s": top["tokens_per_s"],
@@ -147,7 +154,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "sxm_kw": top["kw"],
         "rows": [one, two, top],
     }
-    if one["fits"] and (not two["fits"] or two["tokens_per_s"] <= one["tokens_per_s"] * A.COMPARE_EVEN):
+    if one["fits"] and (not two["fits"] or two_rate <= one_rate * A.COMPARE_EVEN):
         verdict = "one_node"
     elif two["fits"]:
         verdict = "two_nodes"

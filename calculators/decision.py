@@ -1,35 +1,27 @@
-"""decision: the article's five-step flow, on the reader's hardware and load.
+"""decision: the article's five-step flow, on the reader's hardware and load, answered by the planner.
 
-Each step answers its own question only, from the reader's GPU, GPU count,
-context, concurrency and KV-cache precision (the same `vram_fit` numbers the
-vram_fit widget shows). The trace lists the steps asked, each with its
-article step number; the last one asked decides (`step`, `recommendation`).
-
-1. ``fits_one_node_fp8`` (inference) / ``training_fits_one_node`` (training):
-   vram_fit at FP8 says ``fits`` for the requested load (weights within the
-   rule and the KV cache of concurrency x context fits), or training_memory
-   fits. A pretrain of a 70B+ model never fits one node: it is compute-bound
-   (the article: 32-128+ GPUs), whatever its memory.
-2. ``fits_one_node_int4``: inference only, vram_fit at INT4 says ``fits``
-   (training: always no, INT4 weights cannot carry training gradients).
-   A "yes" at step 1 or 2 ends the flow (``one_node`` / ``one_node_int4``)
-   unless the reader says the workload is throughput-bound: then the flow
-   goes on to step 3, which answers yes. Steps are asked in order, none is
-   skipped: trace item i is step i + 1.
-3. ``throughput_bound_replicas``: the load, not the model's size, is what
-   exceeds one node: throughput_bound and the job fits one node, or (inference)
-   the weights fit one node within the rule and at least one request fits, but
-   the KV cache of the requested load does not. -> ``dp_replicas``: replicas of
-   one node (``min_nodes`` = ceil(concurrency / max_concurrency), at least 2
-   when throughput-bound), with the other ways out as notes (a smaller load,
-   an FP8 KV cache, a bigger single node). Never a tensor-parallel cluster for
-   a model whose weights fit one node.
-4. ``needs_multi_node``: the job (not a frontier pretrain) does not fit one node
-   -> ``multi_node_ib``. Training projects the tensor-parallel efficiency over
-   the minimum node count with `scaling`; under 0.60 the note ``restructure``
-   gives the TP-inside/PP-across alternative.
-5. ``pretrain_frontier``: pretraining a 70B+ model from scratch -> ``frontier``,
-   at least 32 GPUs (``min_nodes`` = ceil(32 / gpus): 4 nodes of 8).
+Serving (``workload: inference``): every step reads ``planner.plan`` (the article's order of
+deployments: one GPU, more GPUs in the box, copies inside the box, a bigger box, copies of boxes, one
+model across boxes) for the reader's load: ``concurrency`` requests of ``context`` tokens (of which
+``output_tokens`` the answer) and an output-token target (0: none).
+1. ``fits_one_node_fp8``: at FP8 weights and the reader's KV-cache precision the plan is one box
+   (of the reader's GPUs, or a bigger box of the same card) -> ``one_node``;
+2. ``fits_one_node_fp8_kv`` (a BF16 KV cache only): the same with an FP8 KV cache, which doubles the
+   cache's room and leaves the weights alone -> ``one_node_fp8_kv``; then ``fits_one_node_int4``:
+   INT4 weights -> ``one_node_int4``;
+3. ``throughput_bound_replicas``: the plan is copies of whole boxes (the load, not the model, is
+   what exceeds one box) -> ``dp_replicas``, ``min_nodes`` the plan's boxes;
+4. ``needs_multi_node``: only the plan's last step, one model across boxes (the weights do not fit
+   the biggest box) -> ``multi_node_ib``, with the projected efficiency on ``fabric`` with
+   ``nics_per_node``.
+Training: memory as published recipes run it (``seq_len``, ``recompute``: gradient checkpointing by
+default); the job's GPUs in the reader's box, else the smallest bigger box (2, 4, 8), else whole
+boxes. Pretraining is also sized by time: ``tokens_t`` trillion tokens within ``max_days`` at the
+training_time model's MFU. Step 1 ``training_fits_one_node``; 2 never (INT4 cannot carry
+gradients); 3 never; 4 ``needs_multi_node`` -> ``multi_node_ib``; 5 ``pretrain_frontier``: a
+pretraining run that needs at least 32 GPUs (the article: 32-128+ GPUs and an SXM fabric) ->
+``frontier``.
+``min_nodes`` and ``gpus_per_node`` are the answer's boxes; ``step`` the last step asked.
 """
 
 from collections.abc import Mapping
@@ -37,19 +29,33 @@ from types import MappingProxyType
 from typing import Any
 
 from . import assumptions as A
-from . import scaling, training_memory, vram_fit
+from . import planner, scaling, training_memory, training_time, vram_fit
 from .catalog.gpus import GPU_BY_ID
 from .catalog.models import Model, resolve_model
-from .common import CONCURRENCY, CONTEXT, FABRIC, GPU, GPUS, KV_PRECISION, MODEL_INPUTS_FULL, ceil_div, r, sig
+from .common import (
+    CONCURRENCY,
+    CONTEXT,
+    FABRIC,
+    GPU,
+    GPUS,
+    KV_PRECISION,
+    MODEL_INPUTS_FULL,
+    TARGET_TOKENS_PER_S,
+    ceil_div,
+    r,
+    sig,
+)
 from .spec import CalculatorSpec, Input, Output, note
+from .throughput import OUTPUT_TOKENS, check_lengths
 
 WORKLOADS = ("inference", "lora", "qlora", "full_finetune", "pretrain")
 METHOD_OF: Mapping[str, str] = MappingProxyType(
     {"lora": "lora", "qlora": "qlora", "full_finetune": "full", "pretrain": "full"})
-RECOMMENDATIONS = ("one_node", "one_node_int4", "dp_replicas", "multi_node_ib", "frontier")
+RECOMMENDATIONS = ("one_node", "one_node_fp8_kv", "one_node_int4", "dp_replicas", "multi_node_ib", "frontier")
 QUESTIONS = (
     "fits_one_node_fp8",
     "training_fits_one_node",
+    "fits_one_node_fp8_kv",
     "fits_one_node_int4",
     "throughput_bound_replicas",
     "needs_multi_node",
@@ -60,9 +66,6 @@ NOTES = (
     "moe_all_experts_resident",
     "int4_not_for_training",
     "add_replicas",
-    "load_exceeds_node",
-    "kv_fp8_fits",
-    "bigger_node_fits",
     "restructure",
     "multi_node_ops_tax",
     "pretrain_compute_bound",
@@ -74,7 +77,11 @@ TRACE_VALUE_FIELDS = (
     Output("kv_precision", "key"),
     Output("method", "key"),
     Output("verdict", "key"),
-    Output("throughput_bound", "bool"),
+    Output("deployment", "key"),
+    Output("gpus_per_node", "count", "gpus"),
+    Output("node_tokens_per_s", "float", "tokens_per_s"),
+    Output("days", "float", "days"),
+    Output("max_days", "float", "days"),
     Output("weights_gb", "gb", "gb"),
     Output("weights_share", "ratio", "ratio"),
     Output("weights_limit", "ratio", "ratio"),
@@ -111,176 +118,176 @@ SPEC = CalculatorSpec(
     inputs=(
         *MODEL_INPUTS_FULL,
         Input("workload", "choice", "inference", choices=WORKLOADS),
-        Input("throughput_bound", "bool", False),
         GPU,
         GPUS,
         CONTEXT,
         CONCURRENCY,
+        OUTPUT_TOKENS,
+        Input("target_tokens_per_s", "float", 0.0, unit="tokens_per_s", min=0.0, max=TARGET_TOKENS_PER_S.max),
         KV_PRECISION,
+        # Training as published recipes run it (training_memory.RECIPE_*: QLoRA, axolotl, Unsloth, PEFT).
+        Input("seq_len", "int", training_memory.RECIPE_SEQ_LEN, unit="tokens", min=16, max=1_048_576),
+        Input("recompute", "choice", training_memory.RECIPE_RECOMPUTE, choices=training_memory.RECOMPUTE),
+        # Pretraining: Llama 3's 15T tokens (training_time's default), within a quarter of a year.
+        Input("tokens_t", "float", 15.0, unit="trillion_tokens", min=0.001, max=1000.0),
+        Input("max_days", "float", 90.0, unit="days", min=1.0, max=3650.0),
         FABRIC,
+        Input("nics_per_node", "int", 0, unit="nics", min=0, max=16),  # 0: the GPU's server (scaling.default_nics)
     ),
     outputs=(
         Output("step", "count", "step"),
         Output("recommendation", "key"),
         Output("min_nodes", "count", "nodes"),
+        Output("gpus_per_node", "count", "gpus"),
         Output("trace", "list", None, TRACE_FIELDS),
     ),
     verdicts=RECOMMENDATIONS,
     notes=NOTES,
-    shown=("recommendation", "step", "min_nodes"),
+    shown=("recommendation", "step", "min_nodes", "gpus_per_node"),
 )
 
 
-def _inference_fit(model: Model, inp: dict[str, Any], precision: str, kv_precision: str,
-                   gpus: int) -> dict[str, Any]:
-    gpu = GPU_BY_ID[inp["gpu"]]
-    return vram_fit.fit(model, precision, kv_precision, gpu, gpus, inp["context"],
-                        inp["concurrency"], A.DEFAULT_WEIGHTS_LIMIT)
+validate = check_lengths
 
 
-def _fit_values(f: dict[str, Any], precision: str, inp: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "precision": precision,
-        "kv_precision": inp["kv_precision"],
-        "verdict": f["verdict"],
-        "weights_gb": r(f["weights"], 2),
-        "weights_share": sig(f["weights"] / f["vram"]),
-        "weights_limit": A.DEFAULT_WEIGHTS_LIMIT,
-        "kv_gb": r(f["kv"], 2),
-        "kv_budget_gb": r(max(f["budget"], 0.0), 2),
-        "max_concurrency": f["max_concurrency"],
-        "concurrency": inp["concurrency"],
-        "throughput_bound": inp["throughput_bound"],
-    }
+def _load(model: Model, inp: dict[str, Any], precision: str, kv_precision: str) -> planner.Load:
+    """The planner's load for this form at a weight and KV-cache precision."""
+    return planner.Load(model, precision, kv_precision, GPU_BY_ID[inp["gpu"]], inp["gpus"], inp["context"],
+                        inp["output_tokens"], inp["concurrency"],
+                        inp["target_tokens_per_s"])
 
 
-def _train_values(m: dict[str, Any], method: str, inp: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "method": method,
-        "total_gb": r(m["total"], 2),
-        "usable_gb": r(m["usable"], 2),
-        "fits": m["fits"],
-        "min_gpus": m["min_gpus"],
-        "min_nodes": m["min_nodes"],
-        "throughput_bound": inp["throughput_bound"],
-    }
+def _plan_values(p: planner.Plan, precision: str, kv_precision: str) -> dict[str, Any]:
+    layout = p.layout
+    values: dict[str, Any] = {"precision": precision, "kv_precision": kv_precision,
+                              "deployment": layout.step if layout else "none",
+                              "fits": bool(layout) and layout.nodes == 1 and layout.pp == 1}
+    if layout:
+        values.update({"min_nodes": layout.nodes, "gpus_per_node": layout.gpus_per_node,
+                       "max_concurrency": layout.max_concurrency,
+                       "node_tokens_per_s": r(layout.tokens_per_s / layout.nodes, 1)})
+    return values
 
 
-def _project(model: Model, inp: dict[str, Any], nodes: int) -> dict[str, Any]:
-    """Tensor-parallel efficiency across `nodes` nodes, and the TP/PP restructure."""
+def _one_node(p: planner.Plan) -> bool:
+    return bool(p.layout) and p.layout.nodes == 1 and p.layout.pp == 1
+
+
+def _training_boxes(min_gpus: int, gpus: int) -> tuple[int, int]:
+    """(GPUs per box, boxes) for a job that needs ``min_gpus`` GPUs: the reader's box, else the
+    smallest box of 2, 4 or 8 that holds it, else whole boxes of the largest."""
+    if min_gpus <= gpus:
+        return gpus, 1
+    for size in planner.BOX_SIZES:
+        if min_gpus <= size:
+            return size, 1
+    top = max(gpus, planner.BOX_SIZES[-1])
+    return top, ceil_div(min_gpus, top)
+
+
+def _project(model: Model, inp: dict[str, Any], nodes: int, gpus_per_node: int) -> dict[str, Any]:
+    """Efficiency of a training step across `nodes` boxes: TP inside a box, and the layout practitioners run."""
     base = {**{i.name: i.default for i in scaling.SPEC.inputs}, "model": inp["model"],
-            "gpu": inp["gpu"], "gpus_per_node": inp["gpus"], "nodes": nodes, "fabric": inp["fabric"]}
+            "gpu": inp["gpu"], "gpus_per_node": gpus_per_node, "nodes": nodes, "fabric": inp["fabric"],
+            "nics_per_node": inp["nics_per_node"]}
     eff = scaling.efficiency({**base, "parallelism": "tp"}, model)
-    values = {"fabric": inp["fabric"], "efficiency": sig(eff),
-              "below_threshold": eff < A.EFFICIENCY_THRESHOLD}
+    values = {"fabric": inp["fabric"], "efficiency": sig(eff), "below_threshold": eff < A.EFFICIENCY_THRESHOLD}
     if eff < A.EFFICIENCY_THRESHOLD:
         values["restructured_efficiency"] = sig(scaling.efficiency({**base, "parallelism": "tp_pp"}, model))
     return values
 
 
-def _ways_out(model: Model, inp: dict[str, Any], precision: str, f: dict[str, Any]) -> list[dict[str, Any]]:
-    """Notes for a load that exceeds one node whose weights fit: smaller load, FP8 KV, bigger node."""
-    notes = [note("load_exceeds_node", max_concurrency=f["max_concurrency"], concurrency=inp["concurrency"],
-                  max_context=f["max_context"], context=inp["context"])]
-    if inp["kv_precision"] != "fp8":
-        fp8_kv = _inference_fit(model, inp, precision, "fp8", inp["gpus"])
-        if fp8_kv["kv_fits"]:
-            notes.append(note("kv_fp8_fits", max_concurrency=fp8_kv["max_concurrency"]))
-    if inp["gpus"] < f["min_gpus"] <= A.MAX_GPUS_PER_NODE:
-        notes.append(note("bigger_node_fits", gpus=f["min_gpus"]))
-    return notes
+def _pretrain_days(model: Model, inp: dict[str, Any], gpus: int) -> float:
+    """Days a pretraining run of ``tokens_t`` trillion tokens takes on ``gpus`` GPUs in the reader's boxes
+    (training_time's model: the fastest layout that fits, at its calibrated MFU and efficiency)."""
+    return training_time.pretrain_days(model, GPU_BY_ID[inp["gpu"]], gpus, inp["gpus"], inp["tokens_t"] * 1e12,
+                                       nics_per_node=inp["nics_per_node"], fabric=inp["fabric"])
 
 
 def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Run the decision flow on normalized inputs."""
     model = resolve_model(inp)
     workload = inp["workload"]
-    tb = inp["throughput_bound"]
-    gpu = GPU_BY_ID[inp["gpu"]]
     notes = vram_fit.model_notes(model, inp, raw)
     trace: list[dict[str, Any]] = []
-    frontier = workload == "pretrain" and model.params_b >= A.FRONTIER_PARAMS_B
-    way_out: list[dict[str, Any]] = []
 
     def ask(step: int, question: str, answer: bool, values: dict[str, Any]) -> bool:
         trace.append({"step": step, "question": question, "answer": answer, "values": values})
         return answer
 
-    recommendation = ""
-    min_nodes = 1
     if workload == "inference":
-        fp8 = _inference_fit(model, inp, "fp8", inp["kv_precision"], inp["gpus"])
-        int4 = _inference_fit(model, inp, "int4", inp["kv_precision"], inp["gpus"])
-        if ask(1, "fits_one_node_fp8", fp8["verdict"] == "fits", _fit_values(fp8, "fp8", inp)):
-            recommendation, node = "one_node", ("fp8", fp8)
-        if (tb or not recommendation) and ask(2, "fits_one_node_int4", int4["verdict"] == "fits",
-                                              _fit_values(int4, "int4", inp)):
-            recommendation, node = recommendation or "one_node_int4", node if recommendation else ("int4", int4)
-        if not recommendation:
-            # Weights within the rule at FP8 (else INT4): does only the load's KV cache overflow?
-            node = ("fp8", fp8) if fp8["within"] else ("int4", int4)
-        precision, f = node
-        fits_node = recommendation != ""
-        load_only = not fits_node and f["within"] and f["max_concurrency"] >= 1
-        if tb or not fits_node:
-            replicas = ceil_div(inp["concurrency"], f["max_concurrency"]) if load_only else 1
-            replicas = max(replicas, 2 if tb else 1)
-            values = {"throughput_bound": tb, "fits": fits_node, "load_exceeds_node": load_only,
-                      "precision": precision, "weights_within_limit": f["within"],
-                      "max_concurrency": f["max_concurrency"], "concurrency": inp["concurrency"],
-                      "max_context": f["max_context"], "context": inp["context"], "min_nodes": replicas}
-            if ask(3, "throughput_bound_replicas", (tb and fits_node) or load_only, values):
-                recommendation, min_nodes = "dp_replicas", replicas
-                if load_only:
-                    way_out = _ways_out(model, inp, precision, f)
-            else:
-                min_nodes = ceil_div(fp8["min_gpus"], inp["gpus"])
-                ask(4, "needs_multi_node", True,
-                    {"min_nodes": min_nodes, "min_gpus": fp8["min_gpus"], "precision": "fp8"})
-                recommendation = "multi_node_ib"
-        multi_values: dict[str, Any] = {}
+        recommendation, min_nodes, gpus_per_node = _inference(model, inp, ask, notes)
     else:
-        method = METHOD_OF[workload]
-        m = training_memory.memory(model, method, A.DEFAULT_LORA_RANK, A.DEFAULT_SEQ_LEN,
-                                   A.DEFAULT_MICRO_BATCH, "none", gpu.memory_gb, inp["gpus"])
-        fits_node = m["fits"] and not frontier
-        train_values = _train_values(m, method, inp)
-        if frontier:
-            train_values["params_b"] = r(model.params_b, 3)
-            train_values["frontier_params_b"] = A.FRONTIER_PARAMS_B
-        multi_values = {"min_nodes": m["min_nodes"], "min_gpus": m["min_gpus"], "method": method}
-        if ask(1, "training_fits_one_node", fits_node, train_values) and not tb:
-            recommendation = "one_node"
-        else:
-            ask(2, "fits_one_node_int4", False, {"workload": workload})
-            notes.append(note("int4_not_for_training", workload=workload))
-            if ask(3, "throughput_bound_replicas", tb and fits_node, {"throughput_bound": tb, "fits": fits_node}):
-                recommendation, min_nodes = "dp_replicas", 2
-            else:
-                if not frontier:
-                    multi_values.update(_project(model, inp, max(2, m["min_nodes"])))
-                if ask(4, "needs_multi_node", not frontier, multi_values):
-                    recommendation, min_nodes = "multi_node_ib", m["min_nodes"]
-                else:
-                    min_nodes = ceil_div(A.FRONTIER_MIN_GPUS, inp["gpus"])
-                    ask(5, "pretrain_frontier", True,
-                        {"workload": workload, "params_b": r(model.params_b, 3),
-                         "frontier_params_b": A.FRONTIER_PARAMS_B, "min_gpus": A.FRONTIER_MIN_GPUS,
-                         "min_nodes": min_nodes})
-                    recommendation = "frontier"
-
-    if recommendation == "dp_replicas":
-        notes.append(note("add_replicas", calculator="replicas"))
-        notes.extend(way_out)
-    if recommendation == "multi_node_ib":
-        if multi_values.get("below_threshold"):
-            notes.append(note("restructure", efficiency=multi_values["efficiency"],
-                              restructured_efficiency=multi_values["restructured_efficiency"]))
-        notes.append(note("multi_node_ops_tax", added_nodes=max(min_nodes, 2) - 1))
-    if recommendation == "frontier":
-        notes.append(note("pretrain_compute_bound", min_gpus=A.FRONTIER_MIN_GPUS,
-                          max_gpus=A.FRONTIER_MAX_GPUS))
-        notes.append(note("frontier_not_kentino_hardware"))
+        recommendation, min_nodes, gpus_per_node = _training(model, inp, ask, notes)
     values = {"step": trace[-1]["step"], "recommendation": recommendation, "min_nodes": min_nodes,
-              "trace": trace}
+              "gpus_per_node": gpus_per_node, "trace": trace}
     return {"values": values, "verdict": recommendation, "notes": notes}
+
+
+def _inference(model: Model, inp: dict[str, Any], ask: Any, notes: list[dict[str, Any]]) -> tuple[str, int, int]:
+    """Steps 1-4 for serving, each answered by the planner."""
+    kvp = inp["kv_precision"]
+    fp8 = planner.plan(_load(model, inp, "fp8", kvp))
+    if ask(1, "fits_one_node_fp8", _one_node(fp8), _plan_values(fp8, "fp8", kvp)):
+        return "one_node", 1, fp8.layout.gpus_per_node
+    if kvp != "fp8":
+        kv8 = planner.plan(_load(model, inp, "fp8", "fp8"))
+        if ask(2, "fits_one_node_fp8_kv", _one_node(kv8), _plan_values(kv8, "fp8", "fp8")):
+            return "one_node_fp8_kv", 1, kv8.layout.gpus_per_node
+    int4 = planner.plan(_load(model, inp, "int4", kvp))
+    if ask(2, "fits_one_node_int4", _one_node(int4), _plan_values(int4, "int4", kvp)):
+        return "one_node_int4", 1, int4.layout.gpus_per_node
+    # Copies of whole boxes at FP8, else at INT4 weights: never a cluster for weights one box holds.
+    precision, chosen = ("fp8", fp8) if fp8.layout and fp8.layout.pp == 1 else ("int4", int4)
+    layout = chosen.layout
+    replicas = bool(layout) and layout.pp == 1
+    values = _plan_values(chosen, precision, kvp)
+    if ask(3, "throughput_bound_replicas", replicas, values):
+        notes.append(note("add_replicas", calculator="replicas"))
+        return "dp_replicas", layout.nodes, layout.gpus_per_node
+    layout = fp8.layout
+    values = _plan_values(fp8, "fp8", kvp)
+    nodes = layout.nodes if layout else 0
+    gpus_per_node = layout.gpus_per_node if layout else inp["gpus"]
+    ask(4, "needs_multi_node", True, {**values, **(_project(model, inp, max(nodes, 2), gpus_per_node))})
+    notes.append(note("multi_node_ops_tax", added_nodes=max(nodes, 2) - 1))
+    return "multi_node_ib", nodes, gpus_per_node
+
+
+def _training(model: Model, inp: dict[str, Any], ask: Any, notes: list[dict[str, Any]]) -> tuple[str, int, int]:
+    """Steps 1-5 for training: memory as the recipes run it, a bigger box before a cluster; a
+    pretraining run is sized by its time as well as its memory."""
+    workload = inp["workload"]
+    method = METHOD_OF[workload]
+    gpu = GPU_BY_ID[inp["gpu"]]
+    m = training_memory.fits_training(model, method, gpu, inp["gpus"], inp["seq_len"], inp["recompute"])
+    # 0: one micro-batch's activations alone exceed a GPU; sharding cannot help (a smaller seq_len can)
+    min_gpus = m["min_gpus"] or A.FRONTIER_MIN_GPUS
+    days = 0.0
+    if workload == "pretrain":
+        days = _pretrain_days(model, inp, inp["gpus"])
+        min_gpus = max(min_gpus, ceil_div(days * inp["gpus"], inp["max_days"]))
+    gpus_per_node, nodes = _training_boxes(min_gpus, inp["gpus"])
+    train_values = {"method": method, "total_gb": r(m["total_gb"], 2),
+                    "usable_gb": r(m["usable_gb_per_gpu"] * inp["gpus"], 2), "fits": nodes == 1,
+                    "min_gpus": min_gpus, "min_nodes": nodes, "gpus_per_node": gpus_per_node}
+    if workload == "pretrain":
+        train_values.update({"days": r(days, 1), "max_days": inp["max_days"]})
+    if ask(1, "training_fits_one_node", nodes == 1, train_values):
+        return "one_node", 1, gpus_per_node
+    ask(2, "fits_one_node_int4", False, {"workload": workload})
+    notes.append(note("int4_not_for_training", workload=workload))
+    ask(3, "throughput_bound_replicas", False, {"fits": False})
+    frontier = workload == "pretrain" and min_gpus >= A.FRONTIER_MIN_GPUS
+    if ask(4, "needs_multi_node", not frontier, {**train_values, **_project(model, inp, nodes, gpus_per_node)}):
+        values = trace_values = _project(model, inp, nodes, gpus_per_node)
+        if trace_values["below_threshold"]:
+            notes.append(note("restructure", efficiency=values["efficiency"],
+                              restructured_efficiency=values["restructured_efficiency"]))
+        notes.append(note("multi_node_ops_tax", added_nodes=nodes - 1))
+        return "multi_node_ib", nodes, gpus_per_node
+    ask(5, "pretrain_frontier", True, {"workload": workload, "params_b": r(model.params_b, 3),
+                                        "min_gpus": min_gpus, "min_nodes": nodes})
+    notes.append(note("pretrain_compute_bound", min_gpus=A.FRONTIER_MIN_GPUS, max_gpus=A.FRONTIER_MAX_GPUS))
+    notes.append(note("frontier_not_kentino_hardware"))
+    return "frontier", nodes, gpus_per_node

@@ -30,11 +30,18 @@ ERROR_CODES: tuple[str, ...] = (
     "too_small",           # params {"min": minimum (inclusive)}
     "too_large",           # params {"max": maximum (inclusive)}
     "conflicting_inputs",  # params {"with": other field name}
+    "fits_no_deployment",  # field "model": no number of nodes of this GPU holds it; params {"gpu": id}
     "precision_not_supported",  # field "precision"; params {"gpu": GPU id}: no tensor cores for it (fp4)
     "context_exceeds_model",    # field "context"; params {"max": the model's context, "model": model id}
     "not_a_multiple",      # params {"of": the number it must be a multiple of} (heads of kv_heads)
     "internal_error",      # a bug: the calculator failed; params {}
 )
+
+
+# The smallest active share a custom MoE may declare: 1/128, the custom routing's 8 of at most 1,024
+# experts (catalog.models.custom_moe). Published MoE models are far above it: DeepSeek-V3 37 of 671B
+# (1/18), Kimi K2 32B of 1T (1/31), gpt-oss-120b 5.1 of 117B (1/23).
+MIN_ACTIVE_SHARE = 1 / 128
 
 
 def error(field: str | None, code: str, **params: Any) -> dict[str, Any]:
@@ -116,7 +123,8 @@ def cross_check(spec: CalculatorSpec, values: dict[str, Any]) -> list[dict[str, 
       without FP4 tensor cores; catalog.gpus.precision_supported).
     - ``context`` with a catalog ``model``: ``context_exceeds_model`` above the model's maximum
       context (a custom model's is unknown: not checked).
-    - a custom model: ``active_params_b`` above ``params_b`` is ``too_large``; ``heads`` that
+    - a custom model: ``active_params_b`` above ``params_b`` is ``too_large``, below
+      ``MIN_ACTIVE_SHARE`` of it (but not 0, a dense model) ``too_small``; ``heads`` that
       are not a multiple of ``kv_heads`` are ``not_a_multiple`` (grouped-query attention).
     """
     names = [item.name for item in spec.inputs]
@@ -137,6 +145,8 @@ def cross_check(spec: CalculatorSpec, values: dict[str, Any]) -> list[dict[str, 
         params, active = values.get("params_b"), values.get("active_params_b")
         if params is not None and active is not None and active > params:
             found["active_params_b"] = error("active_params_b", "too_large", max=params)
+        elif params is not None and active and active < params * MIN_ACTIVE_SHARE:
+            found["active_params_b"] = error("active_params_b", "too_small", min=params * MIN_ACTIVE_SHARE)
         heads, kv_heads = values.get("heads"), values.get("kv_heads")
         if heads is not None and kv_heads is not None and heads % kv_heads:
             found["heads"] = error("heads", "not_a_multiple", of=kv_heads)

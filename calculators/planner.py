@@ -45,6 +45,11 @@ MAX_STAGES = 64  # boxes one copy may span (pipeline stages); more than any mode
 ACROSS_FABRIC = "ib-400"  # the fabric a model across boxes is projected on (the article's InfiniBand tier)
 
 
+class NoDeployment(ValueError):
+    """No number of boxes of this GPU holds the model (its weights exceed the most pipeline stages its
+    layers allow): ``run`` answers the input error ``fits_no_deployment`` on ``model``."""
+
+
 @dataclass(frozen=True)
 class Load:
     """What the reader serves, on which card: the planner's whole input."""
@@ -100,7 +105,7 @@ class Plan:
     """The first deployment that holds the load and meets the target, and why the earlier ones failed."""
 
     load: Load
-    layout: Layout | None            # None: no layout up to MAX_STAGES boxes holds the model
+    layout: Layout | None            # None only in a Plan made by hand: plan() raises NoDeployment
     tried: tuple[tuple[str, str], ...] = field(default=())   # (step, reason) of each failed step
 
     @property
@@ -247,8 +252,7 @@ def plan(load: Load) -> Plan:
         if c.holds:
             unit = Layout("", top, tp, pp, 1, pp, c.max_concurrency, c.tokens_per_s, c.held)
             return answer(_scaled(load, unit, "across_boxes", pp), "across_boxes")
-    fail("across_boxes", "weights_do_not_fit")
-    return Plan(load, None, tuple(tried))
+    raise NoDeployment(load.model.id)
 
 
 def _largest_single(load: Load, size: int, copies: dict[int, Copy]) -> Layout | None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import compare, decision, replicas, scaling, throughput, training_memory, training_time, vram_fit, workload
 from .inputs import error, normalize
+from .planner import NoDeployment
 from .spec import CalculatorSpec
 
 Compute = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -26,12 +27,12 @@ _REGISTRY: tuple[Calculator, ...] = (
     Calculator("vram_fit", vram_fit.SPEC, vram_fit.compute),
     Calculator("training_memory", training_memory.SPEC, training_memory.compute),
     Calculator("scaling", scaling.SPEC, scaling.compute),
-    Calculator("decision", decision.SPEC, decision.compute),
+    Calculator("decision", decision.SPEC, decision.compute, decision.validate),
     Calculator("replicas", replicas.SPEC, replicas.compute, replicas.validate),
-    Calculator("throughput", throughput.SPEC, throughput.compute),
+    Calculator("throughput", throughput.SPEC, throughput.compute, throughput.validate),
     Calculator("training_time", training_time.SPEC, training_time.compute),
-    Calculator("compare", compare.SPEC, compare.compute),
-    Calculator("workload", workload.SPEC, workload.compute),
+    Calculator("compare", compare.SPEC, compare.compute, compare.validate),
+    Calculator("workload", workload.SPEC, workload.compute, workload.validate),
 )
 _BY_NAME: Mapping[str, Calculator] = MappingProxyType({c.name: c for c in _REGISTRY})
 NAMES: tuple[str, ...] = tuple(c.name for c in _REGISTRY)
@@ -73,7 +74,10 @@ def run(name: Any, inputs: Any = None) -> dict[str, Any]:
             normalized, errors = calc.validate(normalized, raw)
         if errors:
             return _failure(errors)
-        result = calc.compute(normalized, raw)
+        try:
+            result = calc.compute(normalized, raw)
+        except NoDeployment:  # a (custom) model no number of these GPUs holds: said on the model field
+            return _failure([error("model", "fits_no_deployment", gpu=normalized.get("gpu"))])
         if not _finite(result["values"]):
             return _failure([error(None, "internal_error")])
         return {"ok": True, "inputs": normalized, "values": result["values"],

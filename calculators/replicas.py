@@ -1,8 +1,11 @@
 """replicas: data-parallel replicas for a throughput target, and the ops tax.
 
-- node rate = node_tokens_per_s when typed (> 0); 0 (the default) takes it
-  from ``throughput`` for the node and load given (model, precision, GPU,
-  GPUs, context, concurrency): note ``node_rate_from_throughput``
+- node rate = node_tokens_per_s when typed (> 0); 0 (the default) takes the
+  planner's answer for the workload (model, precision, GPU, GPUs, context,
+  output tokens, concurrency, target): the boxes it plans and what one box
+  serves at the load it holds (``throughput.served``, whole requests, prefill
+  included): note ``node_rate_from_throughput``; replicas = the plan's boxes,
+  the same count ``workload`` and ``decision`` show
 - target = target_tokens_per_s, or target_requests_per_s x tokens_per_request
   when a request rate is given
 - replicas = ceil(target / (node_tokens_per_s x utilization_target)): each
@@ -21,26 +24,42 @@ operations tax is a load balancer, one deployment per node and monitoring.
 from typing import Any
 
 from . import assumptions as A
-from . import throughput
+from . import planner
 from .catalog.gpus import GPU_BY_ID
 from .catalog.models import resolve_model
-from .common import CONCURRENCY, CONTEXT, GPU, GPUS, MODEL_INPUTS_FULL, PRECISION, TARGET_TOKENS_PER_S, ceil_div, r, sig
+from .common import (
+    CONCURRENCY,
+    CONTEXT,
+    GPU,
+    GPUS,
+    KV_PRECISION,
+    MODEL_INPUTS_FULL,
+    PRECISION,
+    TARGET_TOKENS_PER_S,
+    ceil_div,
+    r,
+    sig,
+)
 from .inputs import error
 from .power import node_kw
 from .spec import CalculatorSpec, Input, Output, Range, note
+from .throughput import OUTPUT_TOKENS, check_lengths
 from .vram_fit import model_notes
+from .workload import load_of, target_note
 
 VERDICTS = ("one_node", "dp_replicas")
-NOTES = ("custom_inputs_ignored", "target_from_requests", "node_rate_from_throughput", "decode_only",
-         "replica_ops_tax", "spare_node")
+NOTES = ("custom_inputs_ignored", "target_from_requests", "node_rate_from_throughput", "concurrency_below_target",
+         "model_across_boxes", "replica_ops_tax", "spare_node")
 MIN_TYPED_NODE_RATE = 1.0  # tokens/s; a typed rate below it is an error, 0 takes throughput's
 # The node's workload, as `throughput` takes it: its rate is the replicas' default node rate.
 NODE_INPUTS = (
     *MODEL_INPUTS_FULL,
     PRECISION,
+    KV_PRECISION,
     GPU,
     GPUS,
     CONTEXT,
+    OUTPUT_TOKENS,
     CONCURRENCY,
 )
 
@@ -96,6 +115,9 @@ def validate(inp: dict[str, Any], raw: dict[str, Any]) -> tuple[dict[str, Any], 
     """
     if 0 < inp["node_tokens_per_s"] < MIN_TYPED_NODE_RATE:  # 0 means "from throughput"
         return {}, [error("node_tokens_per_s", "too_small", min=MIN_TYPED_NODE_RATE)]
+    inp, errors = check_lengths(inp, raw)
+    if errors:
+        return {}, errors
     if inp["target_requests_per_s"] <= 0:
         return inp, []
     if raw.get("target_tokens_per_s") is not None:
@@ -113,24 +135,32 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
                           tokens_per_request=inp["tokens_per_request"]))
     else:
         target = inp["target_tokens_per_s"]
-    node, source = inp["node_tokens_per_s"], "typed"
-    if node <= 0:
-        node, source = throughput.node_rate(inp), "throughput"
+    node, source, gpus = inp["node_tokens_per_s"], "typed", inp["gpus"]
+    if node > 0:
+        planned = node * inp["utilization_target"]  # what one replica is planned to carry
+        replicas, boxes_per_replica = max(1, ceil_div(target, planned)), 1
+    else:
+        source = "throughput"
+        p = planner.plan(load_of({**inp, "target_tokens_per_s": target}))
+        layout = p.layout
+        boxes_per_replica, gpus = layout.pp, layout.gpus_per_node
+        replicas = layout.nodes // boxes_per_replica
+        node = layout.tokens_per_s / replicas
         notes.extend(model_notes(resolve_model(inp), inp, raw))
-        notes.append(note("node_rate_from_throughput", node_tokens_per_s=sig(node, 6), gpus=inp["gpus"],
-                          concurrency=inp["concurrency"], context=inp["context"]))
-        notes.append(throughput.decode_only_note(inp))
-    planned = node * inp["utilization_target"]  # what one replica is planned to carry
-    replicas = max(1, ceil_div(target, planned))
+        notes.append(note("node_rate_from_throughput", node_tokens_per_s=sig(node, 6), gpus=layout.gpus_per_node,
+                          concurrency=layout.held // replicas, context=inp["context"]))
+        notes.extend(target_note(p))
+        if boxes_per_replica > 1:
+            notes.append(note("model_across_boxes", boxes=boxes_per_replica))
     spare = 1 if inp["spare"] else 0
-    nodes = replicas + spare
+    nodes = replicas * boxes_per_replica + spare
     added = nodes - 1
     cluster_rate = nodes * inp["node_failure_rate"]
     if spare:
         notes.append(note("spare_node", spare_nodes=spare))
     if added:
         notes.append(note("replica_ops_tax", added_nodes=added))
-    kw = node_kw(GPU_BY_ID[inp["gpu"]], inp["gpus"])
+    kw = node_kw(GPU_BY_ID[inp["gpu"]], gpus)
     values = {
         "target_tokens_per_s": r(target, 2),
         "node_tokens_per_s": sig(node, 6),

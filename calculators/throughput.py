@@ -1,24 +1,28 @@
-"""throughput: decode and prefill rate of one node serving one model.
+"""throughput: what one node serves of one model, as serving benchmarks measure it.
 
-Decode (one step yields one token for each of ``concurrency`` requests):
+The load: ``concurrency`` requests at once (0: as many as the node's KV cache holds, at most
+``A.MAX_OFFLINE_BATCH``: the maximum-throughput runs that are published), each a prompt of
+``input_tokens`` (0: ``context`` less the answer) and an answer of ``output_tokens``; each request is
+replaced by a new one when it ends (``served``).
+Decode (one step yields one token for each request):
 - memory time = bytes read / (gpus x memory bandwidth x MBU): every weight
   once (an MoE model: the active parameters of each request, at most all of
-  them) and each request's KV cache at ``context`` tokens (vram_fit's bytes);
+  them) and each request's KV cache at the mean length, prompt + answer / 2;
 - compute time = FLOPs / (gpus x peak x MFU): 2 x active params per token plus
-  attention over the cached tokens (4 x layers x heads x head_dim x context);
+  attention over the cached tokens (4 x layers x heads x head_dim x length);
   peak = dense BF16, x2 for FP8 weights and activations;
 - tensor-parallel communication: 2 all-reduces of concurrency x hidden x 2
   bytes per layer over the node's in-box link (scaling.allreduce_s, the same
   ring model and link catalog as the training projection), not overlapped;
-- step = max(memory, compute) + communication; the larger of the two names
-  the ``bound``. node_tokens_per_s = concurrency / step,
-  tokens_per_s_per_request = 1 / step.
-Prefill of one request of ``context`` tokens on an idle node:
-2 x active params x context + 2 x layers x heads x head_dim x context^2
-(causal attention) FLOPs at the prefill MFU, or reading the weights once if
-that takes longer, plus 2 all-reduces of context x hidden x 2 bytes per layer:
-time_to_first_token_ms. Under load, prefills queue behind each other and
-share the GPUs with decode steps: TTFT grows.
+- step = max(memory, compute) + communication; the larger of the two names the ``bound``.
+Prefill of the batch's prompts (each request's once per answer): 2 x active params x prompt +
+2 x layers x heads x head_dim x prompt^2 FLOPs each at the prefill MFU, or reading the weights once
+if that takes longer, plus its all-reduces; not overlapped with decode steps.
+node_tokens_per_s = concurrency x output / (output x step + prefill of the batch): output tokens over
+whole requests, prefill included, as benchmark_serving and trtllm-bench report "output token
+throughput"; tokens_per_s_per_request = 1 / the mean time between two tokens of a request;
+decode_tokens_per_s = concurrency / step (the decode-only rate, an upper bound).
+time_to_first_token_ms: one prompt on an idle node.
 Ranges: *_low / *_high at the ends of the MBU and MFU ranges (assumptions.py).
 Verdict: ``memory_bound`` / ``compute_bound``, or ``does_not_fit`` when the
 load's KV cache does not fit next to the weights (vram_fit's verdict) — the
@@ -30,17 +34,24 @@ from typing import Any
 
 from . import assumptions as A
 from .catalog.fabrics import Fabric
-from .catalog.gpus import GPU_BY_ID, Gpu
-from .catalog.models import Model, resolve_model
-from .common import CONCURRENCY, CONTEXT, GPU, GPUS, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION, r, sig
+from .catalog.gpus import GPU_BY_ID, Gpu, tensor_tflops
+from .catalog.models import Model, resolve_model, touched_params_b
+from .common import CONTEXT, GPU, GPUS, KV_PRECISION, MAX_CONTEXT, MODEL_INPUTS_FULL, PRECISION, r, sig
+from .inputs import error
 from .power import node_kw
 from .scaling import allreduce_s, intra_link
-from .spec import CalculatorSpec, Output, Range, note
+from .spec import CalculatorSpec, Input, Output, Range, note
 from .vram_fit import fit, kv_bytes_per_sequence, model_notes
 
 VERDICTS = ("memory_bound", "compute_bound", "does_not_fit")
 BOUNDS = ("memory", "compute")
-NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "load_does_not_fit", "tp_comm_share", "decode_only")
+NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "load_does_not_fit", "tp_comm_share",
+         "concurrency_held", "lengths_set_context")
+# The served load: requests at once (0: as many as the node holds, the maximum-throughput runs
+# serving benchmarks publish) and each request's answer and prompt (0: the context less the answer).
+SERVED_CONCURRENCY = Input("concurrency", "int", A.DEFAULT_CONCURRENCY, unit="requests", min=0, max=100_000)
+OUTPUT_TOKENS = Input("output_tokens", "int", A.DEFAULT_OUTPUT_TOKENS, unit="tokens", min=1, max=MAX_CONTEXT)
+INPUT_TOKENS = Input("input_tokens", "int", 0, unit="tokens", min=0, max=MAX_CONTEXT)
 
 SPEC = CalculatorSpec(
     inputs=(
@@ -49,11 +60,19 @@ SPEC = CalculatorSpec(
         KV_PRECISION,
         GPU,
         GPUS,
-        CONCURRENCY,
+        SERVED_CONCURRENCY,
         CONTEXT,
+        OUTPUT_TOKENS,
+        INPUT_TOKENS,
     ),
     outputs=(
         Output("node_tokens_per_s", "float", "tokens_per_s"),
+        Output("concurrency", "count", "requests"),
+        Output("copies", "count", "copies"),
+        Output("tensor_parallel", "count", "gpus"),
+        Output("input_tokens", "count", "tokens"),
+        Output("output_tokens", "count", "tokens"),
+        Output("decode_tokens_per_s", "float", "tokens_per_s"),
         Output("node_tokens_per_s_low", "float", "tokens_per_s"),
         Output("node_tokens_per_s_high", "float", "tokens_per_s"),
         Output("tokens_per_s_per_request", "float", "tokens_per_s"),
@@ -74,8 +93,9 @@ SPEC = CalculatorSpec(
     ),
     verdicts=VERDICTS,
     notes=NOTES,
-    shown=("node_tokens_per_s", "node_tokens_per_s_range", "tokens_per_s_per_request", "time_to_first_token_ms",
-           "bound", "max_concurrency", "node_kw"),
+    shown=("node_tokens_per_s", "node_tokens_per_s_range", "concurrency", "copies", "tensor_parallel",
+           "tokens_per_s_per_request",
+           "time_to_first_token_ms", "bound", "max_concurrency", "node_kw"),
     ranges=(Range("node_tokens_per_s_range", "node_tokens_per_s_low", "node_tokens_per_s_high", "float"),),
 )
 
@@ -96,8 +116,13 @@ def _tp_s(model: Model, gpu: Gpu, gpus: int, tokens: int, nodes: int = 1, inter:
 
 
 def _peak(gpu: Gpu, gpus: int, precision: str) -> float:
-    """Dense peak FLOP/s of the node for this weight precision."""
-    return gpus * gpu.bf16_tflops * 1e12 * A.COMPUTE_RATE_BY_PRECISION[precision]
+    """Dense peak FLOP/s of ``gpus`` GPUs for this weight precision (catalog.gpus.tensor_tflops)."""
+    return gpus * tensor_tflops(gpu, precision) * 1e12
+
+
+def _moe(model: Model) -> float:
+    """The share of a dense layer's bandwidth and peak a model's layers reach (assumptions.MOE_EFFICIENCY)."""
+    return A.MOE_EFFICIENCY if model.experts else 1.0
 
 
 def _attention_width(model: Model) -> int:
@@ -110,7 +135,8 @@ def decode_step(model: Model, gpu: Gpu, gpus: int, precision: str, kv_precision:
                 nodes: int = 1, inter: Fabric | None = None) -> dict[str, float]:
     """Unrounded times (seconds) of one decode step and what it reads (tensor parallel over ``gpus``,
     across ``nodes`` on ``inter`` when more than one)."""
-    weight_params = min(model.params_b, model.active_params_b * concurrency) * 1e9
+    mbu, mfu = mbu * _moe(model), mfu * _moe(model)
+    weight_params = touched_params_b(model, concurrency) * 1e9  # MoE: the experts the batch's tokens touch
     weights = weight_params * A.WEIGHT_BYTES[precision]
     kv = concurrency * kv_bytes_per_sequence(model, context, kv_precision)
     memory = (weights + kv) / (gpus * gpu.memory_bandwidth_gbs * 1e9 * mbu)
@@ -126,6 +152,7 @@ def prefill_batch_s(model: Model, gpu: Gpu, gpus: int, precision: str, input_tok
                     mbu: float = A.DECODE_BANDWIDTH_SHARE, mfu: float = A.PREFILL_MFU,
                     nodes: int = 1, inter: Fabric | None = None) -> float:
     """Seconds to prefill ``count`` prompts of ``input_tokens`` each in one batch (the weights read once)."""
+    mbu, mfu = mbu * _moe(model), mfu * _moe(model)
     flops = count * (A.FORWARD_FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * input_tokens
                      + 2 * model.layers * _attention_width(model) * input_tokens * input_tokens)
     compute = flops / (_peak(gpu, gpus, precision) * mfu)
@@ -183,97 +210,89 @@ def held_concurrency(model: Model, gpu: Gpu, gpus: int, precision: str, kv_preci
     return low
 
 
-def offline_tokens_per_s(model: str, gpu: str, gpus: int, precision: str, kv_precision: str,
-                         input_len: int, output_len: int, max_batch: int = A.MAX_OFFLINE_BATCH) -> float:
-    """Output tokens/s of an offline benchmark (requests queued at once, fixed lengths).
-
-    As many requests run as the KV cache holds at the mean length (input +
-    output / 2; at most ``max_batch``); each is prefilled once, then decoded
-    ``output_len`` steps: output_len x batch / (output_len x step + batch x
-    prefill). Used by the reference suite against trtllm-bench / vLLM figures.
-    """
-    from .catalog.models import MODEL_BY_ID
-    m, g = MODEL_BY_ID[model], GPU_BY_ID[gpu]
-    f = fit(m, precision, kv_precision, g, gpus, input_len + output_len // 2, 1, 1.0)
-    batch = max(1, min(max_batch, f["max_concurrency"]))
-    return served(m, g, gpus, precision, kv_precision, batch, input_len, output_len)["rate"]
+def lengths(inp: dict[str, Any]) -> tuple[int, int]:
+    """(input_tokens, output_tokens) of one request: the typed prompt, else the context less the answer."""
+    out = inp["output_tokens"]
+    return (inp["input_tokens"] or max(0, inp["context"] - out)), out
 
 
-def node_rate(inp: dict[str, Any]) -> float:
-    """Unrounded node_tokens_per_s for normalized throughput inputs (used by `replicas`)."""
-    d = decode_step(resolve_model(inp), GPU_BY_ID[inp["gpu"]], inp["gpus"], inp["precision"],
-                    inp.get("kv_precision", "bf16"), inp["concurrency"], inp["context"])
-    return inp["concurrency"] / d["step"]
+def check_lengths(inp: dict[str, Any], raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The answer is part of a request's context: a typed answer longer than the context is an error;
+    the default answer (500 tokens) shrinks to half a shorter context, so a short context stays valid."""
+    if inp.get("input_tokens") or inp["output_tokens"] <= inp["context"]:
+        return inp, []
+    if raw.get("output_tokens") is not None:
+        return {}, [error("output_tokens", "too_large", max=inp["context"])]
+    return {**inp, "output_tokens": max(1, inp["context"] // 2)}, []
 
 
-def serving_itl_ms(model: str, gpu: str, gpus: int, precision: str, kv_precision: str, input_len: int,
-                   output_len: int, concurrency: int) -> float:
-    """Mean time between two output tokens of a request under a steady load, milliseconds.
-
-    ``concurrency`` requests of ``input_len`` prompt and ``output_len`` output tokens, each replaced by a
-    new one when it ends: while one request emits its ``output_len`` tokens, the other requests'
-    prompts are prefilled once each, and their prefill stalls its decode steps:
-    step + (concurrency - 1) x prefill / output_len. The decode step is at the mean length. Used by the
-    reference suite against NVIDIA NIM's published inter-token latencies; ``node_tokens_per_s`` is the
-    step alone (decode only, an upper bound under a load of long new prompts).
-    """
-    from .catalog.models import MODEL_BY_ID
-    m, g = MODEL_BY_ID[model], GPU_BY_ID[gpu]
-    step = decode_step(m, g, gpus, precision, kv_precision, concurrency, input_len + output_len // 2)["step"]
-    return (step + (concurrency - 1) * prefill_s(m, g, gpus, precision, input_len) / output_len) * 1e3
-
-
-def decode_only_note(inp: dict[str, Any]) -> dict[str, Any]:
-    """The note that a node rate counts generation only: a new prompt of ``context`` tokens first takes
-    the whole node ``prefill_ms`` (prefill), which the rate leaves out (see ``serving_itl_ms``)."""
-    prefill = prefill_s(resolve_model(inp), GPU_BY_ID[inp["gpu"]], inp["gpus"], inp["precision"], inp["context"])
-    return note("decode_only", context=inp["context"], prefill_ms=round(prefill * 1e3))
+validate = check_lengths
 
 
 def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Run throughput on normalized inputs."""
     model = resolve_model(inp)
     gpu = GPU_BY_ID[inp["gpu"]]
-    gpus, conc, ctx = inp["gpus"], inp["concurrency"], inp["context"]
-    args = (model, gpu, gpus, inp["precision"], inp["kv_precision"], conc, ctx)
-    d = decode_step(*args)
-    low = decode_step(*args, mbu=A.DECODE_BANDWIDTH_RANGE[0], mfu=A.PREFILL_MFU_RANGE[0])
-    high = decode_step(*args, mbu=A.DECODE_BANDWIDTH_RANGE[1], mfu=A.PREFILL_MFU_RANGE[1])
-    pre = prefill_s(model, gpu, gpus, inp["precision"], ctx)
-    pre_slow = prefill_s(model, gpu, gpus, inp["precision"], ctx, A.DECODE_BANDWIDTH_RANGE[0],
-                         A.PREFILL_MFU_RANGE[0])
-    pre_fast = prefill_s(model, gpu, gpus, inp["precision"], ctx, A.DECODE_BANDWIDTH_RANGE[1],
-                         A.PREFILL_MFU_RANGE[1])
-    f = fit(model, inp["precision"], inp["kv_precision"], gpu, gpus, ctx, conc, A.DEFAULT_WEIGHTS_LIMIT)
-    rate = conc / d["step"]
+    gpus, prec, kvp = inp["gpus"], inp["precision"], inp["kv_precision"]
+    prompt, answer = lengths(inp)
+    ctx = prompt + answer
+    from . import planner  # the planner reads this module's served(): imported here, not at the top
+
+    load = planner.Load(model, prec, kvp, gpu, gpus, ctx, answer, inp["concurrency"], 0.0)
+    box = planner.box_layout(load, gpus)
+    copies, tp = (box.copies, box.tp) if box else (1, gpus)  # no copy fits: the rate of a load it cannot hold
+    f = fit(model, prec, kvp, gpu, tp, ctx, 1, A.DEFAULT_WEIGHTS_LIMIT)
+    # A maximum-throughput run holds as many requests as the paged KV cache takes at their mean length.
+    mean = fit(model, prec, kvp, gpu, tp, max(1, prompt + answer // 2), 1, A.DEFAULT_WEIGHTS_LIMIT)
+    per_copy = (-(-inp["concurrency"] // copies) if inp["concurrency"]
+                else max(1, min(A.MAX_OFFLINE_BATCH, mean["max_concurrency"])))
+    conc = inp["concurrency"] or per_copy * copies
+    args = (model, gpu, tp, prec, kvp, per_copy, prompt, answer)
+    share = conc / per_copy  # copies' worth of the load: an uneven split runs at the fuller copy's pace
+    s = served(*args)
+    low = served(*args, mbu=A.DECODE_BANDWIDTH_RANGE[0], mfu=A.PREFILL_MFU_RANGE[0])
+    high = served(*args, mbu=A.DECODE_BANDWIDTH_RANGE[1], mfu=A.PREFILL_MFU_RANGE[1])
+    pre = prefill_s(model, gpu, tp, prec, prompt)
+    pre_slow = prefill_s(model, gpu, tp, prec, prompt, A.DECODE_BANDWIDTH_RANGE[0], A.PREFILL_MFU_RANGE[0])
+    pre_fast = prefill_s(model, gpu, tp, prec, prompt, A.DECODE_BANDWIDTH_RANGE[1], A.PREFILL_MFU_RANGE[1])
+    max_conc = f["max_concurrency"] * copies
     kw = node_kw(gpu, gpus)
-    bound = "memory" if d["memory"] >= d["compute"] else "compute"
+    bound = "memory" if s["memory"] >= s["compute"] else "compute"
     values = {
-        "node_tokens_per_s": r(rate, 1),
-        "node_tokens_per_s_low": r(conc / low["step"], 1),
-        "node_tokens_per_s_high": r(conc / high["step"], 1),
-        "tokens_per_s_per_request": r(1 / d["step"], 2),
+        "node_tokens_per_s": r(s["rate"] * share, 1),
+        "concurrency": conc,
+        "copies": copies,
+        "tensor_parallel": tp,
+        "input_tokens": prompt,
+        "output_tokens": answer,
+        "decode_tokens_per_s": r(s["decode_rate"] * share, 1),
+        "node_tokens_per_s_low": r(low["rate"] * share, 1),
+        "node_tokens_per_s_high": r(high["rate"] * share, 1),
+        "tokens_per_s_per_request": r(1 / s["itl"], 2),
         "time_to_first_token_ms": r(pre * 1e3, 1),
         "time_to_first_token_ms_low": r(pre_fast * 1e3, 1),
         "time_to_first_token_ms_high": r(pre_slow * 1e3, 1),
-        "prefill_tokens_per_s": r(ctx / pre, 1),
+        "prefill_tokens_per_s": r(prompt / pre, 1),
         "bound": bound,
-        "step_ms": r(d["step"] * 1e3, 3),
-        "memory_ms": r(d["memory"] * 1e3, 3),
-        "compute_ms": r(d["compute"] * 1e3, 3),
-        "comm_ms": r(d["comm"] * 1e3, 3),
-        "comm_share": sig(d["comm"] / d["step"]),
-        "bytes_per_step_gb": r(d["bytes"] / 1e9, 2),
-        "max_concurrency": f["max_concurrency"],
+        "step_ms": r(s["step"] * 1e3, 3),
+        "memory_ms": r(s["memory"] * 1e3, 3),
+        "compute_ms": r(s["compute"] * 1e3, 3),
+        "comm_ms": r(s["comm"] * 1e3, 3),
+        "comm_share": sig(s["comm"] / s["step"]),
+        "bytes_per_step_gb": r(s["bytes"] / 1e9, 2),
+        "max_concurrency": max_conc,
         "node_kw": r(kw, 2),
-        "tokens_per_kwh": r(rate * 3600 / kw, 0),
+        "tokens_per_kwh": r(s["rate"] * share * 3600 / kw, 0),
     }
     notes = model_notes(model, inp, raw)
-    if not f["kv_fits"]:
-        notes.append(note("load_does_not_fit", max_concurrency=f["max_concurrency"], concurrency=conc,
-                          context=ctx))
-    if d["comm"] / d["step"] >= A.TP_COMM_NOTE_SHARE:
-        notes.append(note("tp_comm_share", comm_share=sig(d["comm"] / d["step"]), gpus=gpus))
-    notes.append(decode_only_note(inp))
-    verdict = "does_not_fit" if not f["kv_fits"] else f"{bound}_bound"
+    if inp["input_tokens"] and raw.get("context") is not None and ctx != inp["context"]:
+        notes.append(note("lengths_set_context", context=ctx, input_tokens=prompt, output_tokens=answer))
+    if not inp["concurrency"]:
+        notes.append(note("concurrency_held", concurrency=conc, max_concurrency=max_conc))
+    overflows = box is None or (inp["concurrency"] > max_conc)  # concurrency 0 holds what fits, by definition
+    if overflows:
+        notes.append(note("load_does_not_fit", max_concurrency=max_conc, concurrency=conc, context=ctx))
+    if s["comm"] / s["step"] >= A.TP_COMM_NOTE_SHARE:
+        notes.append(note("tp_comm_share", comm_share=sig(s["comm"] / s["step"]), gpus=gpus))
+    verdict = "does_not_fit" if overflows else f"{bound}_bound"
     return {"values": values, "verdict": verdict, "notes": notes}

@@ -19,6 +19,7 @@ from calculators.catalog.models import (
     touched_params_b,
 )
 from calculators.common import MAX_CONTEXT, MAX_GPUS
+from calculators.inputs import MIN_ACTIVE_SHARE
 from calculators.vram_fit import kv_bytes_per_sequence, kv_copies, tp_degrees
 
 SETTINGS = settings(max_examples=150, deadline=None)
@@ -145,7 +146,7 @@ def test_a_large_batch_touches_every_expert(model_id: str) -> None:
 
 
 @SETTINGS
-@given(params=st.floats(0.1, 2000.0), share=st.floats(0.0001, 1.0), tokens=st.integers(1, 10_000))
+@given(params=st.floats(0.1, 2000.0), share=st.floats(MIN_ACTIVE_SHARE, 1.0), tokens=st.integers(1, 10_000))
 def test_a_custom_moe_reads_between_its_active_and_total_parameters(params: float, share: float, tokens: int) -> None:
     result = run("vram_fit", {"model": "custom", "params_b": params, "active_params_b": params * share})
     assert result["ok"], result

@@ -4,10 +4,15 @@ import json
 import math
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import CALCULATORS, ERROR_CODES, FABRICS, GPUS, MODELS, run
+from calculators import CALCULATORS, ERROR_CODES, FABRICS, GPUS, MODELS, planner, run
+from calculators.catalog.gpus import GPU_BY_ID
+from calculators.catalog.models import resolve_model
+from calculators.inputs import MIN_ACTIVE_SHARE
+from calculators.vram_fit import tp_degrees
 
 SETTINGS = settings(max_examples=200, deadline=None)
 NAMES = list(CALCULATORS)
@@ -63,8 +68,16 @@ def consistent(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
                  if k in spec}
         if value.get("active_params_b", 0) > value["params_b"]:
             out["active_params_b"] = value["params_b"]
+        elif 0 < value.get("active_params_b", 0) < value["params_b"] * MIN_ACTIVE_SHARE:
+            out["active_params_b"] = 0.0  # below the smallest share an MoE may declare: dense
         if "heads" in value and value["heads"] % value["kv_heads"]:
             out["heads"] = value["kv_heads"] * max(1, value["heads"] // value["kv_heads"])
+    if "output_tokens" in out and not out.get("input_tokens"):  # the answer is part of the context
+        context = out.get("context", spec["context"]["default"])
+        if out["output_tokens"] >= context:
+            out["output_tokens"] = max(1, context // 2) if context > 1 else None
+            if out["output_tokens"] is None:
+                del out["output_tokens"]
     return out
 
 
@@ -245,26 +258,29 @@ def test_decision_trace_is_first_yes(data: st.DataObject) -> None:
     result = run("decision", data.draw(valid_inputs("decision")))
     v, inp = result["values"], result["inputs"]
     answers = [t["answer"] for t in v["trace"]]
-    # Steps are asked in order; the last one decides; an earlier "yes" only when the reader says the
-    # workload is throughput-bound (the node fits, and step 3 says replicas).
-    assert [t["step"] for t in v["trace"]] == list(range(1, len(answers) + 1))
-    assert answers[-1] is True and v["step"] == len(answers) and v["min_nodes"] >= 1
-    if not inp["throughput_bound"]:
-        assert answers == [False] * (len(answers) - 1) + [True]
-    # Never a multi-node cluster for inference of a model whose weights fit one node within the rule
-    # while at least one request fits next to them: the answer is then replicas (or one node).
+    steps = [t["step"] for t in v["trace"]]
+    # Steps are asked in order (step 2 may ask two questions); the first yes decides.
+    assert steps == sorted(steps) and set(steps) == set(range(1, v["step"] + 1))
+    assert answers == [False] * (len(answers) - 1) + [True] and v["step"] == steps[-1] and v["min_nodes"] >= 1
+    # Never one model across nodes for inference when its weights fit a box of these GPUs (up to 8, or
+    # the reader's bigger one) at FP8 or INT4 with one request next to them: the answer is then
+    # copies of boxes, or one box.
     if inp["workload"] == "inference" and v["recommendation"] == "multi_node_ib":
-        fit = {k: inp[k] for k in ("model", "gpu", "gpus", "context", "concurrency", "kv_precision")}
-        fit.update({k: inp[k] for k in ("params_b", "layers", "kv_heads", "head_dim") if k in inp})
+        model = resolve_model(inp)
+        top = max(inp["gpus"], planner.BOX_SIZES[-1])
         for precision in ("fp8", "int4"):
-            one = run("vram_fit", {**fit, "precision": precision})["values"]
-            assert not (one["weights_within_limit"] and one["max_concurrency"] >= 1)
+            load = planner.Load(model, precision, inp["kv_precision"], GPU_BY_ID[inp["gpu"]], inp["gpus"],
+                                inp["context"], inp["output_tokens"], inp["concurrency"], 0.0)
+            assert not any(planner.copy_of(load, tp).holds for tp in tp_degrees(model, top))
 
 
 @SETTINGS
 @given(data=st.data())
 def test_replicas_cover_target(data: st.DataObject) -> None:
     result = run("replicas", data.draw(valid_inputs("replicas")))
+    if not result["ok"]:  # a custom model no number of nodes holds (e.g. 416B in one layer): said on `model`
+        assert [(e["field"], e["code"]) for e in result["errors"]] == [("model", "fits_no_deployment")]
+        return
     v, inp = result["values"], result["inputs"]
     if inp["target_requests_per_s"] > 0:
         target = inp["target_requests_per_s"] * inp["tokens_per_request"]
@@ -274,11 +290,13 @@ def test_replicas_cover_target(data: st.DataObject) -> None:
     assert v["node_rate_source"] == ("typed" if inp["node_tokens_per_s"] else "throughput")
     planned = node * inp["utilization_target"]
     assert v["replicas"] * planned >= target * (1 - 1e-5)
-    assert v["replicas"] == 1 or (v["replicas"] - 1) * planned < target * (1 + 1e-5)
-    assert v["utilization"] <= inp["utilization_target"] * (1 + 1e-3) or v["replicas"] == 1
-    assert v["nodes"] == v["replicas"] + (1 if inp["spare"] else 0) == v["added_nodes"] + 1
+    if inp["node_tokens_per_s"]:  # a typed rate: the fewest replicas that carry the target
+        assert v["replicas"] == 1 or (v["replicas"] - 1) * planned < target * (1 + 1e-5)
+        assert v["utilization"] <= inp["utilization_target"] * (1 + 1e-3) or v["replicas"] == 1
+    across = next((n["params"]["boxes"] for n in result["notes"] if n["code"] == "model_across_boxes"), 1)
+    assert v["nodes"] == v["replicas"] * across + (1 if inp["spare"] else 0) == v["added_nodes"] + 1
     # cluster_failure_rate is rounded to 4 decimals (0.03125 -> 0.0312)
     assert math.isclose(v["cluster_failure_rate"], v["nodes"] * v["node_failure_rate"], rel_tol=1e-3, abs_tol=5e-5)
     assert (v["effort_per_added_node_min"], v["effort_per_added_node_max"]) == (4.0, 5.0)
-    assert v["effort_total_min"] == round(1 + 4 * v["added_nodes"], 2)
-    assert v["effort_total_max"] == round(1 + 5 * v["added_nodes"], 2)
+    assert v["effort_total_min"] == pytest.approx(1 + 4 * v["added_nodes"], abs=0.01)
+    assert v["effort_total_max"] == pytest.approx(1 + 5 * v["added_nodes"], abs=0.01)

@@ -29,9 +29,40 @@ def test_suite_shape() -> None:
         assert ref.tolerance >= 0 and ref.figure > 0
     assert R.failures() == []
     # The figures constants were fitted on (the driver's 0.42 GiB; the activation peak per token and
-    # the PCIe non-torch memory; training_time's mfu); every other one is a prediction.
-    assert [r.id for r in R.REFERENCES if r.calibration] == [
+    # the PCIe non-torch memory; training_time's mfu; the serving MBU and MoE factor on the H100/H200
+    # serving rows); every other one is a prediction.
+    calibrations = [r.id for r in R.REFERENCES if r.calibration]
+    assert [i for i in calibrations if r_kind(i) != "band"] == [
         "exposed-h100", "vllm-3090-8b-20k", "vllm-3090-8b-29k", "vllm-24gb-8b-128k", "llama3-405b-mfu-8k-gpus"]
+    served = [r for r in R.REFERENCES if r.kind == "band"]
+    assert all(r.calibration == (r.call["inputs"]["gpu"] in ("h100-sxm", "h200")) for r in served)
+    assert sum(not r.calibration for r in served) >= 10  # predictions: other GPUs than the fitted ones
+
+
+def r_kind(ref_id: str) -> str:
+    return next(r.kind for r in R.REFERENCES if r.id == ref_id)
+
+
+def test_serving_budget() -> None:
+    """Issue #27: at least 25 served runs with stated lengths; >= 80 % within 0.7-1.4x, none outside 0.5-2x."""
+    served = [r for r in R.REFERENCES if r.kind == "band"]
+    assert len(served) >= 25
+    assert len({r.call["inputs"]["model"] for r in served}) >= 5 and len({r.call["inputs"]["gpu"] for r in served}) >= 4
+    lengths = [(r.call["inputs"]["input_tokens"], r.call["inputs"]["output_tokens"]) for r in served]
+    assert any(i >= 4 * o for i, o in lengths) and any(o >= 4 * i for i, o in lengths)  # prefill- and decode-heavy
+    assert all(r.call["run"] == "throughput" and r.call["value"] == "node_tokens_per_s" for r in served)
+    budget = R.serving_budget()
+    assert budget["ok"], budget
+    ratios = {r.id: R.evaluate(r)["ratio"] for r in served}
+    outside = [f"{i} ({next(r.source for r in served if r.id == i)}): {q:.2f}" for i, q in ratios.items()
+               if not R.SERVING_BAND[0] <= q <= R.SERVING_BAND[1]]
+    assert not outside, outside
+
+
+def test_the_budget_fails_a_drifted_model() -> None:
+    """A served rate off by 2.5x fails its row and the budget."""
+    ref = next(r for r in R.REFERENCES if r.kind == "band")
+    assert not R.evaluate(dataclasses.replace(ref, figure=ref.figure * 2.5))["ok"]
 
 
 def test_a_wrong_figure_fails() -> None:

@@ -175,6 +175,9 @@ def _cases() -> list:
                 if missing:
                     reason = "; ".join(f"{m} not implemented yet" for m in missing)
                     marks.append(pytest.mark.xfail(strict=True, reason=reason))
+            gap = scenario.get("known_gap", {})
+            if calc in gap.get("calculators", ()):  # a known modelling gap, said in the data: fixing it flips it
+                marks.append(pytest.mark.xfail(strict=True, reason=gap["reason"]))
             cases.append(pytest.param(scenario, calc, id=f"{scenario['id']}-{calc}", marks=marks))
     return cases
 
@@ -216,7 +219,9 @@ def test_scenarios_are_well_formed() -> None:
     known_inputs |= {name for names in CONTRACT_INPUTS.values() for name in names}
     all_keys = UNIVERSAL_KEYS | {key for keys in ANSWER_KEYS.values() for key in keys}
     for s in SCENARIOS:
-        assert set(s) == {"id", "question", "form", "answer", "calculators", "source"}, s["id"]
+        assert set(s) - {"known_gap"} == {"id", "question", "form", "answer", "calculators", "source"}, s["id"]
+        if "known_gap" in s:  # a gap names the widgets it concerns and why
+            assert set(s["known_gap"]["calculators"]) <= set(s["calculators"]) and s["known_gap"]["reason"]
         assert isinstance(s["question"], str) and "\n" not in s["question"].strip(), s["id"]
         assert "https://" in s["source"], s["id"]
         assert s["calculators"] and set(s["calculators"]) <= set(CALCULATORS), s["id"]

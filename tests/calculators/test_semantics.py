@@ -44,38 +44,47 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
 
     # --- 2. decision: each step its own question, on the reader's hardware and load -------------------
     # before: "multi-node over InfiniBand, at least 7 nodes"
-    ("decision_8b_on_one_l4_is_replicas", "decision",
+    # issue #27: before, 16 replicas of one L4 (notes: or 8 x L4); now the planner's answer: scale up
+    # first, one box of 8 x L4, which holds the load with an FP8 KV cache (step 2)
+    ("decision_8b_on_one_l4_is_a_bigger_box", "decision",
      {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1},
-     {"verdict": "dp_replicas", "values.step": 3, "values.min_nodes": 16,
-      "values.trace.0.answer": False, "values.trace.1.answer": False, "values.trace.2.answer": True,
-      "values.trace.2.values.load_exceeds_node": True, "values.trace.2.values.max_concurrency": 2,
-      "notes.1.code": "load_exceeds_node", "notes.1.params.max_context": 3012,
-      "notes.2.code": "bigger_node_fits", "notes.2.params.gpus": 8}),
-    # FP8 KV cache on the same L4: 5 requests per node, so 7 replicas
+     {"verdict": "one_node_fp8_kv", "values.step": 2, "values.min_nodes": 1, "values.gpus_per_node": 8,
+      "values.trace.0.answer": False, "values.trace.1.question": "fits_one_node_fp8_kv"}),
+    # with an FP8 KV cache already: step 1, a bigger box of the same card (was 7 replicas)
     ("decision_8b_on_one_l4_fp8_kv", "decision",
      {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1, "kv_precision": "fp8"},
-     {"verdict": "dp_replicas", "values.min_nodes": 7, "values.trace.0.values.kv_precision": "fp8"}),
+     {"verdict": "one_node", "values.step": 1, "values.gpus_per_node": 8,
+      "values.trace.0.values.deployment": "bigger_box"}),
     # a smaller load fits the L4: step 1 says yes (the flow agrees with vram_fit)
     ("decision_8b_on_one_l4_small_load", "decision",
      {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1, "concurrency": 2},
      {"verdict": "one_node", "values.step": 1, "values.trace.0.answer": True}),
-    # before: steps 1 and 2 answered "no" although 70B fits
-    ("decision_70b_throughput_bound", "decision",
-     {"model": "llama-3.1-70b", "throughput_bound": True, **PRO},
-     {"verdict": "dp_replicas", "values.step": 3, "values.min_nodes": 2,
-      "values.trace.0.answer": True, "values.trace.1.answer": True, "values.trace.2.answer": True}),
-    # before: 2 nodes; the article: 32-128+ GPUs, frontier, not on Kentino hardware
+    # a throughput target the load cannot meet on one box: copies of whole boxes, never a cluster
+    # (issue #27: `throughput_bound` gave a fixed 2; the target now sizes them with the planner)
+    ("decision_70b_target_is_replicas", "decision",
+     {"model": "llama-3.1-70b", "target_tokens_per_s": 3000, **PRO},
+     {"verdict": "dp_replicas", "values.step": 3, "values.min_nodes": {"min": 2},
+      "values.trace.0.answer": False, "values.trace.3.values.deployment": "box_replicas"}),
+    # pretraining is sized by its time as well: 15T tokens within 90 days (issue #27); the article's
+    # 32-128+ GPUs are the frontier's lower end, far exceeded
     ("decision_70b_pretrain", "decision", {"model": "llama-3.1-70b", "workload": "pretrain", **PRO},
-     {"verdict": "frontier", "values.step": 5, "values.min_nodes": 4,
-      "values.trace.4.values.min_gpus": 32, "notes.1.code": "pretrain_compute_bound",
+     {"verdict": "frontier", "values.step": 5, "values.min_nodes": {"min": 4},
+      "values.trace.4.values.min_gpus": {"min": 32}, "notes.1.code": "pretrain_compute_bound",
       "notes.1.params.max_gpus": 128, "notes.2.code": "frontier_not_kentino_hardware"}),
+    # issue #27: 8B pretraining on 8 x RTX Pro 6000 was "one node" (15T tokens there take years)
+    ("decision_8b_pretrain_is_frontier", "decision", {"model": "llama-3.1-8b", "workload": "pretrain", **PRO},
+     {"verdict": "frontier", "values.step": 5}),
     ("decision_70b_pretrain_on_4_gpu_nodes", "decision",
      {"model": "llama-3.1-70b", "workload": "pretrain", "gpu": "rtx-pro-6000", "gpus": 4},
-     {"verdict": "frontier", "values.min_nodes": 8}),
-    # a model whose weights do not fit one node within the rule is still multi-node (405B on 2 x 96 GB)
-    ("decision_405b_on_4_gpus_multi_node", "decision",
+     {"verdict": "frontier"}),
+    # issue #27: 405B on 2 x 96 GB was a cluster; a box of 8 of the same card holds it (FP8 KV cache)
+    ("decision_405b_on_2_gpus_is_a_bigger_box", "decision",
      {"model": "llama-3.1-405b", "gpu": "rtx-pro-6000", "gpus": 2},
-     {"verdict": "multi_node_ib", "values.step": 4}),
+     {"verdict": "one_node_fp8_kv", "values.min_nodes": 1, "values.gpus_per_node": 8}),
+    # a model whose weights fit no box of the card: one model across nodes (405B FP8 on 8 x L4)
+    ("decision_405b_on_l4_across_nodes", "decision",
+     {"model": "llama-3.1-405b", "gpu": "l4", "gpus": 8},
+     {"verdict": "multi_node_ib", "values.step": 4, "values.min_nodes": {"min": 2}}),
     ("decision_405b_fp8_kv_one_node", "decision",
      {"model": "llama-3.1-405b", "kv_precision": "fp8", **PRO},
      {"verdict": "one_node", "values.step": 1}),
