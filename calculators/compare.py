@@ -68,6 +68,7 @@ SPEC = CalculatorSpec(
         GPU,
         Input("fabric", "choice", "ib-200", choices=INTER_NODE_TABLE),
         Input("sxm_gpu", "choice", "h100-sxm", choices=SXM_GPUS),
+        scaling.NICS_PER_NODE,  # 0: the GPU's usual server (scaling.default_nics)
     ),
     outputs=(
         Output("two_nodes_vs_one", "multiplier"),
@@ -92,10 +93,10 @@ SPEC = CalculatorSpec(
 validate = check_lengths
 
 
-def _training_efficiency(model: Model, gpu: Gpu, g: int, nodes: int, fabric: str) -> float:
+def _training_efficiency(model: Model, gpu: Gpu, g: int, nodes: int, fabric: str, nics: int) -> float:
     """scaling's efficiency of a tensor-parallel training step on this layout, at its defaults."""
     inp = {"gpu": gpu.id, "parallelism": "tp", "gpus_per_node": g, "nodes": nodes, "fabric": fabric,
-           "nics_per_node": 0, "seq_len": A.DEFAULT_SEQ_LEN,
+           "nics_per_node": nics, "seq_len": A.DEFAULT_SEQ_LEN,
            "micro_batch": A.DEFAULT_MICRO_BATCH, "grad_accum": A.DEFAULT_GRAD_ACCUM, "mfu": A.DEFAULT_MFU,
            "pcie_placement": "switch"}
     return scaling.efficiency(inp, model)
@@ -126,7 +127,7 @@ def _row(config: str, model: Model, gpu: Gpu, inp: dict[str, Any]) -> tuple[dict
     rate = s["rate"] * conc / per_copy  # copies x per-copy rate, an uneven split counted at the fuller copy's pace
     ttft = prefill_s(model, gpu, tp, load.precision, load.input_tokens, nodes=span, inter=inter)
     kw = nodes * node_kw(gpu, g)
-    eff = _training_efficiency(model, gpu, g, nodes, inp["fabric"])
+    eff = _training_efficiency(model, gpu, g, nodes, inp["fabric"], inp["nics_per_node"])
     fits = max_conc >= conc and (box is not None or max_conc >= 1)
     return {"config": config, "gpu": gpu.id, "nodes": nodes, "gpus_per_node": g,
             "fabric": inp["fabric"] if nodes > 1 else gpu.link, "fits": fits, "max_concurrency": max_conc,
