@@ -353,8 +353,8 @@ SUBJECTS = {
 
 # Why the verdict is what it is, from the values: one or two whole sentences per (calculator, verdict).
 # widgets/view.py picks a variant where one verdict has two stories (`does_not_fit_kv`: the weights fit, the
-# load does not; `does_not_fit_any`: no node of these GPUs holds the weights; the workload's
-# `one_node_no_target` and `dp_replicas_load`).
+# load does not; `does_not_fit_any`: no node of these GPUs holds the weights; the workload's `dp_replicas_load`:
+# the load itself does not fit one node).
 EXPLANATIONS = {
     ("vram_fit", "fits"): N_(
         "The weights take {weights_gb} ({weights_share} of {vram_gb}), within the {weights_limit} rule, and "
@@ -438,10 +438,6 @@ EXPLANATIONS = {
         "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and delivers "
         "{node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box. The widgets below follow this "
         "workload until you change one of them."
-    ),
-    ("workload", "one_node_no_target"): N_(
-        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and delivers "
-        "{node_tokens_per_s}: buy one box. The widgets below follow this workload until you change one of them."
     ),
     ("workload", "dp_replicas"): N_(
         "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) but delivers "
@@ -603,9 +599,9 @@ NOTES = {
     ),
     "concurrency_below_target": NP_(
         "{concurrency} request at once streams about {per_request_tokens_per_s}: the target of "
-        "{target_tokens_per_s} takes about {needed_concurrency} at once. The nodes are sized for the target.",
+        "{target_tokens_per_s} takes about {needed_concurrency} at once. The number of nodes follows the target.",
         "{concurrency} requests at once stream about {per_request_tokens_per_s} each: the target of "
-        "{target_tokens_per_s} takes about {needed_concurrency} at once. The nodes are sized for the target.",
+        "{target_tokens_per_s} takes about {needed_concurrency} at once. The number of nodes follows the target.",
         "concurrency",
     ),
     "model_across_boxes": N_(

@@ -210,8 +210,6 @@ def explanation_key(name: str, result: dict[str, Any]) -> tuple[str, str]:
         return name, "does_not_fit_any"  # no node of these GPUs holds the weights
     if name == "workload" and verdict == "dp_replicas" and inputs["concurrency"] > values["max_concurrency"]:
         return name, "dp_replicas_load"  # the load does not fit one node, whatever the target
-    if name == "workload" and verdict == "one_node" and not values["target_tokens_per_s"]:
-        return name, "one_node_no_target"
     return name, verdict
 
 

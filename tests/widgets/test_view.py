@@ -61,7 +61,7 @@ def test_trace_questions_name_the_readers_node_and_load(lang: str) -> None:
     assert len(questions) == len(result["values"]["trace"]) >= 2
     assert shown["verdict"] == result["verdict"]
     node = node_text(result["inputs"], lang)
-    assert node in questions[0] and "1 × L4" in node  # the reader's own node, not the article's 8 × 96 GB
+    assert node in questions[0] and calculators.GPUS["l4"]["name"] in node  # the reader's node, not 8 × 96 GB
     # the first question names the load, each count with its noun in its plural form
     assert counted("requests", result["inputs"]["concurrency"], lang) in questions[0]
     assert counted("tokens", result["inputs"]["context"], lang) in questions[0]
