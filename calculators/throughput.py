@@ -68,6 +68,7 @@ SPEC = CalculatorSpec(
     outputs=(
         Output("node_tokens_per_s", "float", "tokens_per_s"),
         Output("concurrency", "count", "requests"),
+        Output("context", "count", "tokens"),
         Output("copies", "count", "copies"),
         Output("tensor_parallel", "count", "gpus"),
         Output("input_tokens", "count", "tokens"),
@@ -240,7 +241,8 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
 
     load = planner.Load(model, prec, kvp, gpu, gpus, ctx, answer, inp["concurrency"], 0.0)
     box = planner.box_layout(load, gpus)
-    copies, tp = (box.copies, box.tp) if box else (1, gpus)  # no copy fits: the rate of a load it cannot hold
+    # No copy within the weights rule: one copy over all the GPUs, judged on its memory alone (tight).
+    copies, tp = (box.copies, box.tp) if box else (1, gpus)
     f = fit(model, prec, kvp, gpu, tp, ctx, 1, A.DEFAULT_WEIGHTS_LIMIT)
     # A maximum-throughput run holds as many requests as the paged KV cache takes at their mean length.
     mean = fit(model, prec, kvp, gpu, tp, max(1, prompt + answer // 2), 1, A.DEFAULT_WEIGHTS_LIMIT)
@@ -261,6 +263,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     values = {
         "node_tokens_per_s": r(s["rate"] * share, 1),
         "concurrency": conc,
+        "context": ctx,
         "copies": copies,
         "tensor_parallel": tp,
         "input_tokens": prompt,
@@ -289,7 +292,8 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         notes.append(note("lengths_set_context", context=ctx, input_tokens=prompt, output_tokens=answer))
     if not inp["concurrency"]:
         notes.append(note("concurrency_held", concurrency=conc, max_concurrency=max_conc))
-    overflows = box is None or (inp["concurrency"] > max_conc)  # concurrency 0 holds what fits, by definition
+    # concurrency 0 holds what fits, by definition; weights with no room for one request never fit
+    overflows = max_conc < 1 or inp["concurrency"] > max_conc
     if overflows:
         notes.append(note("load_does_not_fit", max_concurrency=max_conc, concurrency=conc, context=ctx))
     if s["comm"] / s["step"] >= A.TP_COMM_NOTE_SHARE:

@@ -168,6 +168,8 @@ def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
     if unit == "ms" and value >= 1000:  # a time to first token of seconds reads as seconds
         return text(lang, strings.UNITS["s"], value=numbers.decimal(value / 1000, lang, 1))
     digits = 0 if kind == "count" else DIGITS.get(unit or "", 2)
+    if unit == "tokens_per_s" and 0 < abs(value) < 10:  # a request's few tokens a second: 4.9, not 5
+        digits = 1
     number = numbers.decimal(value, lang, digits)
     if unit in strings.COUNTED:
         return plural_text(lang, strings.COUNTED[unit], int(value), value=number)

@@ -219,12 +219,13 @@ CASES: list[dict[str, Any]] = [
      "claim": "Step 5: a 70B pretrain on 15T tokens within three months needs hundreds of nodes -> frontier, "
               "not Kentino hardware",
      "calculator": "decision", "inputs": {"model": "llama-3.1-70b", "workload": "pretrain", **PRO},
-     "expect": {"values.step": 5, "values.min_nodes": 825, "values.trace.4.values.min_gpus": 6595,
+     "expect": {"values.step": 5, "values.min_nodes": {"min": 100, "max": 9999},
+                "values.trace.4.values.min_gpus": {"min": 800},
                 "values.trace.0.values.days": {"min": 7000, "max": 80000}}},
     {"id": "decision_8b_pretrain_frontier",
      "claim": "Step 5 is sized by time: even 8B on 15T tokens in 90 days needs over 40 nodes",
      "calculator": "decision", "inputs": {"model": "llama-3.1-8b", "workload": "pretrain", **PRO},
-     "expect": {"values.step": 5, "values.min_nodes": 41, "values.trace.4.values.min_gpus": 321}},
+     "expect": {"values.step": 5, "values.min_nodes": {"min": 40}, "values.trace.4.values.min_gpus": {"min": 320}}},
     # --- Replicas and the operations tax ------------------------------------------------
     {"id": "replicas_node_rate_default",
      "claim": "Unless a rate is typed, a replica is one box at the rate the planner gives it for the load "
