@@ -26,7 +26,18 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from wiki import catalogs, content_policy, csp, languages, offline, runtime, site_files, untranslated  # noqa: E402
+from wiki import (  # noqa: E402
+    catalogs,
+    content_policy,
+    csp,
+    katex,
+    languages,
+    methods,
+    offline,
+    runtime,
+    site_files,
+    untranslated,
+)
 from wiki.embed import EmbedError, body_start_line, place_widgets, render_embeds  # noqa: E402
 from wiki.material_bundle import BundlePatchError, patch_site  # noqa: E402
 from wiki.problems import Problem, record  # noqa: E402
@@ -143,6 +154,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     page.meta = content_policy.escaped(page.meta)
     lang, building = _page_languages(page, config)
     first_line = body_start_line(page.file.content_string)
+    # A calculator's page (wiki/methods.py): the numbers and tables that come from the code, its template.
+    here = methods.where(page.url, building, _languages(config)[0], config.docs_dir, page.meta)
+    expanded = methods.expand(markdown, page.meta, lang, f"docs/{page.file.src_uri}", first_line, here)
+    markdown = expanded.markdown
+    _found.add(expanded.problems)
     try:
         markdown, page.kw_widgets = render_embeds(markdown, lang, f"docs/{page.file.src_uri}", first_line)
     except EmbedError as error:  # the page goes on without its widgets, for the problems of the others
@@ -151,6 +167,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
         page.kw_widgets = {}
     if page.kw_widgets:
         _prepare_runtime(config)
+    page.kw_widgets = {**methods.with_method_links(page.kw_widgets, here), **expanded.blocks}
     if lang != building:
         markdown = untranslated.with_notice(markdown, building)
         if config.repo_url and config.edit_uri:
@@ -206,7 +223,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
     unknown = _unknown_script(output, page.kw_script_hashes)
     if unknown and not getattr(page, "kw_refused", False):  # a page's own script: said once, with its line
         _found.add([Problem(f"docs/{page.file.src_uri}", None, unknown)])
-    return output
+    return methods.mark_main(output, page.meta)
 
 
 def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:
@@ -238,6 +255,7 @@ def on_post_build(config: MkDocsConfig) -> None:
     if "kw_runtime_prepared" in config.extra:
         runtime.install(config.extra["kw_runtime_prepared"], root)
     csp.write_headers(root, _theme.hashes)
+    katex.install(root)  # the calculator pages' formulas (before the service worker, which lists the files)
     if config.extra.get("kw_offline"):
         offline.write_service_worker(root, config.extra.get("kw_runtime_prepared"), (default, *others))
     site_files.make_readable(root)

@@ -8,7 +8,8 @@ The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`,
   of both languages, the theme's assets without source maps, the sitemap;
 - `later`: what only a search loads (each language's index, the Lunr scripts of the site's
   languages), cached as the reader's first search fetches it: a reader who never searches does not
-  download it (~32 KB gzipped), and one who searched once online searches offline too;
+  download it (~32 KB gzipped), and one who searched once online searches offline too; likewise KaTeX
+  (`FIRST_USE`: ~0.6 MB with its fonts, loaded by the calculator pages that have formulas, `wiki/katex.py`);
 - `runtime`: the files of each boot (`Runtime.boot_files`), kept once a boot has fetched them;
 - `dirs`: the runtime's versioned folders, served cache-first.
 - `gzipped`: runtime files stored gzipped (`Runtime.gzipped_files`), kept decompressed.
@@ -32,6 +33,7 @@ LEFT_OUT = ("pyodide/", "bench-")
 LEFT_OUT_SUFFIXES = (".map", ".gz")
 LUNR = "assets/javascripts/lunr/"
 SEARCH_INDEX = "search/search_index.json"  # one per language: search/, fr/search/
+FIRST_USE = ("assets/katex/",)  # kept as a page first loads them, not at install (wiki/katex.py)
 
 
 def shell_paths(site_dir: Path, languages: Iterable[str]) -> list[str]:
@@ -61,8 +63,8 @@ def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]
     """What `sw.js` is given: its cache name, the shell, search's files, the runtime's files and folders, and
     which of them are gzipped."""
     paths = shell_paths(site_dir, languages)
-    shell = [rel for rel in paths if not only_for_search(rel)]
-    later = [rel for rel in paths if only_for_search(rel)]
+    shell = [rel for rel in paths if not only_for_search(rel) and not rel.startswith(FIRST_USE)]
+    later = [rel for rel in paths if only_for_search(rel) or rel.startswith(FIRST_USE)]
     boots = runtime.boot_files() if runtime else {"common": [], "snapshot": [], "plain": []}
     dirs = [runtime.pyodide_url, runtime.app_url] if runtime else []
     gzipped = runtime.gzipped_files() if runtime else []

@@ -10,6 +10,8 @@ Each checker is a small module with a `check(...) -> list[Finding]` function:
 - `typography`: units and typography per language (`Go`, `60 %`, en dash in ranges, spaces before `: ; ? !`),
   in the prose and the catalogs;
 - `references`: articles the wiki does not have yet are cited the same way (`K03 (kommende artikel om …)`);
+- `methods`: the calculator pages: their placeholders resolve, the same in every language, and their prose
+  writes no number that does not come from the code (or `claims.yml`);
 - `claims`: `claims.yml`, each numeric claim still in the prose and reproduced by its calculator;
 - `corrections`: each new text recorded in `CORRECTIONS.md` is what its page says now;
 - `strict_build`: `mkdocs build --strict` of both languages, into a temporary folder;
@@ -50,11 +52,21 @@ class Finding:
 
 def source_checkers() -> dict[str, Callable[[Project], list[Finding]]]:
     """The checkers that read the sources only, by name, in the order they run."""
-    from wiki.checks import catalogs, claims, corrections, glossary, numbers_lint, parity, references, typography
+    from wiki.checks import (
+        catalogs,
+        claims,
+        corrections,
+        glossary,
+        methods,
+        numbers_lint,
+        parity,
+        references,
+        typography,
+    )
 
     return {"catalogs": catalogs.check, "parity": parity.check, "numbers": numbers_lint.check,
             "glossary": glossary.check, "typography": typography.check, "references": references.check,
-            "claims": claims.check, "corrections": corrections.check}
+            "methods": methods.check, "claims": claims.check, "corrections": corrections.check}
 
 
 def site_checkers() -> dict[str, Callable[[Project, Path], list[Finding]]]:
