@@ -62,7 +62,7 @@ from .catalog.fabrics import (
     pcie_allreduce_range_gbs,
 )
 from .catalog.gpus import GPU_BY_ID, Gpu, training_tflops
-from .catalog.models import Model, resolve_model
+from .catalog.models import CUSTOM, Model, resolve_model
 from .common import FABRIC, GPU, MODEL_INPUTS_DENSE, r, sig
 from .inputs import normalize
 from .spec import CalculatorSpec, Input, Output, Range, note
@@ -228,10 +228,39 @@ def _dp_collective_s(nbytes: float, lay: Layout, g: int, intra: Fabric, inter: F
     return bw_t * share, lat_t * share
 
 
+# Attention in a training step (training_time): QK^T and AV are 2 matrix multiplications forward and
+# 4 backward of seq_len x width each per layer and token, at 2 FLOPs per multiply-add: 12 x layers x
+# width x seq_len FLOPs per token on top of 6 x P, causal masking not subtracted. The convention MFU is
+# published in: PaLM (Chowdhery et al. 2022, arXiv:2204.02311, Appendix B: 6N + 12LHQT), Meta's
+# torchtitan (pytorch/torchtitan torchtitan/utils.py, get_num_flop_per_token: "6 * num_params + 12 * l
+# * h * q * t"), MosaicML's llm-foundry (scripts/train/benchmarking/README.md, attn_flops_per_seq) and
+# NVIDIA's NeMo recipes (NVIDIA/dgxc-benchmarking llama3.1/README_70b.md, the (sequence length) /
+# (hidden size) term). At 8,192 tokens it adds 27 % to Llama 3.1 8B's 6 P, 15 % to 70B's, 8 % to 405B's.
+ATTENTION_FLOPS_PER_LAYER_WIDTH_TOKEN = 12
+
+
+def attention_width(model: Model) -> int:
+    """heads x head_dim, the width QK^T and AV run over; a custom model's: its (estimated) hidden size.
+
+    scaling and training_time take no ``heads`` for a custom model (MODEL_INPUTS_DENSE), and a dense
+    decoder's query width is its hidden size (Llama 2, MPT, BLOOM: heads x 128 = hidden).
+    """
+    return model.hidden if model.id == CUSTOM else model.heads * model.head_dim
+
+
+def training_flops_per_token(model: Model, seq_len: int, attention: bool = True) -> float:
+    """FLOPs one token costs in a training step: 6 x P_active, plus attention's at ``seq_len`` tokens."""
+    flops = A.FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9
+    if attention:
+        flops += ATTENTION_FLOPS_PER_LAYER_WIDTH_TOKEN * model.layers * attention_width(model) * seq_len
+    return flops
+
+
 def layout_step(model: Model, gpu: Gpu, lay: Layout, g: int, nodes: int, inter: Fabric, nics: int,
                 seq_len: int, micro_batch: int, micro_batches: float, mfu: float,
                 intra_factor: float = 1.0, placement: str = "switch", precision: str = "bf16",
-                overlap_dp: bool = False, recompute_share: float = 0.0) -> dict[str, float]:
+                overlap_dp: bool = False, recompute_share: float = 0.0,
+                attention: bool = False) -> dict[str, float]:
     """Unrounded per-optimizer-step times (seconds) and efficiency of one layout.
 
     Each of the ``dp`` replicas runs ``micro_batches`` micro-batches of ``micro_batch`` x
@@ -254,7 +283,9 @@ def layout_step(model: Model, gpu: Gpu, lay: Layout, g: int, nodes: int, inter: 
     ``optimizer``), or the forward pass and the backward pass of each micro-batch
     (``full``), is exposed. ``recompute_share``: the share of layers whose activations are
     recomputed in the backward pass (one more forward pass of them: 2 of the 6 FLOPs per
-    parameter and token), time that does no useful work.
+    parameter and token), time that does no useful work. ``attention``: the compute counts
+    attention's FLOPs too (``training_flops_per_token``; training_time); scaling's own widget
+    keeps the article's 6 x P.
     """
     intra = intra_link(gpu, placement)
     if intra_factor != 1.0:
@@ -262,7 +293,7 @@ def layout_step(model: Model, gpu: Gpu, lay: Layout, g: int, nodes: int, inter: 
     n = g * nodes
     flops = mfu * training_tflops(gpu, precision) * 1e12
     tokens = seq_len * micro_batch
-    work = A.FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * tokens  # FLOPs per micro-batch
+    work = training_flops_per_token(model, seq_len, attention) * tokens  # FLOPs per micro-batch
     act_bytes = tokens * model.hidden * A.ACT_ELEMENT_BYTES
     m = micro_batches
     t, p, v = lay.tp, lay.pp, max(1, lay.virtual)

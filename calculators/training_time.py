@@ -1,7 +1,9 @@
 """training_time: how long a training run of ``tokens_t`` trillion tokens takes, and what it draws.
 
-- work = 6 x P_active x D FLOPs (Kaplan et al. 2020; the scaling model's
-  FLOPS_PER_PARAM_TOKEN), D = tokens_t x 1e12
+- work = (6 x P_active + 12 x layers x width x seq_len) x D FLOPs: 6 x P per token
+  (Kaplan et al. 2020; FLOPS_PER_PARAM_TOKEN) and attention's QK^T and AV at the run's
+  sequence length (``scaling.training_flops_per_token``, the PaLM convention MFU is published
+  in), D = tokens_t x 1e12
 - the layout: the GPUs split as practitioners run a training job (``layouts``):
   tensor parallelism inside a box (a degree that divides the attention heads and
   the box's GPUs), pipeline stages across boxes (at most one per layer, one layer
@@ -25,7 +27,7 @@
 ``mfu`` is the share of the training peak the GPUs reach while computing; its
 default is calibrated so that Llama 3 405B's layout on 8,192 H100 reaches the
 43 % MFU Meta measured over whole steps (Table 4; ``mfu_achieved`` = mfu x
-efficiency is that whole-step figure).
+efficiency is that whole-step figure, attention's FLOPs counted as useful work).
 """
 
 import math
@@ -37,7 +39,7 @@ from .catalog.gpus import GPU_BY_ID, Gpu, training_tflops
 from .catalog.models import MODEL_BY_ID, Model, resolve_model
 from .common import GPU, MODEL_INPUTS_DENSE, r, sig
 from .power import node_kw
-from .scaling import NICS_PER_NODE, Layout, layout_step, resolve_nics
+from .scaling import NICS_PER_NODE, Layout, layout_step, resolve_nics, training_flops_per_token
 from .spec import CalculatorSpec, Input, Output, Range, note
 from .training_memory import gathered_unit_gb, layout_activations_gb, layout_state_gb
 from .vram_fit import model_notes
@@ -112,9 +114,10 @@ def layout(gpus: int, gpus_per_node: int) -> tuple[int, int]:
     return gpus_per_node, math.ceil(gpus / gpus_per_node)
 
 
-def gpu_hours(params_b: float, tokens_t: float, peak_tflops: float, mfu: float, efficiency: float = 1.0) -> float:
-    """GPU-hours of 6 x P x D FLOPs at ``peak_tflops`` x mfu x efficiency per GPU."""
-    work = A.FLOPS_PER_PARAM_TOKEN * params_b * 1e9 * tokens_t * 1e12
+def gpu_hours(flops_per_token: float, tokens_t: float, peak_tflops: float, mfu: float,
+              efficiency: float = 1.0) -> float:
+    """GPU-hours of ``flops_per_token`` x D FLOPs at ``peak_tflops`` x mfu x efficiency per GPU."""
+    work = flops_per_token * tokens_t * 1e12
     return work / (peak_tflops * 1e12 * mfu * efficiency) / 3600
 
 
@@ -215,7 +218,7 @@ def _evaluate(model: Model, gpu: Gpu, lay: Layout, g: int, nodes: int, inter: Fa
     m = max(1.0, global_batch / lay.dp)
     share, mem = recompute_share(model, gpu, lay, seq_len, m)
     s = layout_step(model, gpu, lay, g, nodes, inter, nics, seq_len, 1, m, mfu, precision=precision,
-                    overlap_dp=True, recompute_share=share)
+                    overlap_dp=True, recompute_share=share, attention=True)
     usable = gpu.memory_gb * (1.0 - A.RUNTIME_RESERVE)
     return {"layout": lay, "step": s, "micro_batches": m, "memory": mem, "recompute_share": share,
             "fits": mem <= usable, "batch_ok": lay.dp <= global_batch}
@@ -257,7 +260,7 @@ def pretrain_days(model: Model | str, gpu: Gpu | str, gpus_total: int, gpus_per_
     best = best_layout(model, gpu, g * nodes, g, nodes, FABRIC_BY_ID[fabric], resolve_nics(gpu, nics_per_node),
                        seq_len, global_batch, mfu, parallelism, precision)
     per_gpu = training_tflops(gpu, precision) * 1e12 * mfu * best["step"]["efficiency"]
-    work = A.FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * tokens
+    work = training_flops_per_token(model, seq_len) * tokens
     return work / (g * nodes * per_gpu) / 86400
 
 
@@ -274,7 +277,8 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
                        inp["parallelism"])
     lay, s, m = best["layout"], best["step"], best["micro_batches"]
 
-    hours = gpu_hours(model.active_params_b, inp["tokens_t"], peak, inp["mfu"], s["efficiency"])
+    per_token = training_flops_per_token(model, inp["seq_len"])
+    hours = gpu_hours(per_token, inp["tokens_t"], peak, inp["mfu"], s["efficiency"])
     fast, slow = (hours * A.LLAMA3_405B_8K_GPUS_MFU / end for end in reversed(A.TRAINING_MFU_RANGE))
     days = hours / n / 24
     kw = node_kw(gpu, g)
@@ -306,7 +310,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
         "layout_fits": best["fits"],
         "peak_tflops": r(peak, 1),
         "achieved_tflops": r(peak * inp["mfu"] * s["efficiency"], 1),
-        "total_flops": sig(A.FLOPS_PER_PARAM_TOKEN * model.active_params_b * 1e9 * inp["tokens_t"] * 1e12),
+        "total_flops": sig(per_token * inp["tokens_t"] * 1e12),
         "node_kw": r(kw, 2),
         "cluster_kw": r(cluster, 1),
         "energy_mwh": r(cluster * days * 24 / 1000, 1),

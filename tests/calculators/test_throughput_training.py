@@ -80,10 +80,13 @@ def test_board_power_in_the_catalog_and_the_node_allowance() -> None:
     assert v["tokens_per_kwh"] == pytest.approx(v["node_tokens_per_s"] * 3600 / v["node_kw"], rel=1e-3)
 
 
-def test_training_time_is_six_p_d_over_achieved_flops() -> None:
+def test_training_time_is_work_over_achieved_flops() -> None:
+    """Work = (6 P + 12 x layers x heads x head_dim x seq_len) D: 6 P D and attention at 8,192 tokens."""
     res = run("training_time", {"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 64, "tokens_t": 1.5})
     v, mfu = res["values"], res["inputs"]["mfu"]
-    hours = 6 * 70.553706496e9 * 1.5e12 / (989.5e12 * mfu * v["efficiency"]) / 3600
+    per_token = 6 * 70.553706496e9 + 12 * 80 * 64 * 128 * 8192
+    hours = per_token * 1.5e12 / (989.5e12 * mfu * v["efficiency"]) / 3600
+    assert v["total_flops"] == pytest.approx(per_token * 1.5e12, rel=1e-3)
     assert v["gpu_hours"] == pytest.approx(hours, rel=1e-4)  # efficiency shown to 4 digits
     assert v["gpu_months"] == pytest.approx(hours / 730, rel=1e-4)
     assert v["days"] == pytest.approx(hours / 64 / 24, abs=0.06)  # shown to 0.1 day
