@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from calculators import CALCULATORS, run
+from calculators import assumptions as A
 from calculators import reference as R
 
 README = Path(__file__).resolve().parents[2] / "calculators" / "README.md"
@@ -34,7 +36,7 @@ def test_suite_shape() -> None:
     calibrations = [r.id for r in R.REFERENCES if r.calibration]
     assert [i for i in calibrations if r_kind(i) != "band"] == [
         "exposed-h100", "vllm-3090-8b-20k", "vllm-3090-8b-29k", "vllm-24gb-8b-128k", "llama3-405b-mfu-8k-gpus"]
-    served = [r for r in R.REFERENCES if r.kind == "band"]
+    served = R.band_rows("throughput")
     assert all(r.calibration == (r.call["inputs"]["gpu"] in ("h100-sxm", "h200")) for r in served)
     assert sum(not r.calibration for r in served) >= 10  # predictions: other GPUs than the fitted ones
 
@@ -45,7 +47,7 @@ def r_kind(ref_id: str) -> str:
 
 def test_serving_budget() -> None:
     """Issue #27: at least 25 served runs with stated lengths; >= 80 % within 0.7-1.4x, none outside 0.5-2x."""
-    served = [r for r in R.REFERENCES if r.kind == "band"]
+    served = R.band_rows("throughput")
     assert len(served) >= 25
     assert len({r.call["inputs"]["model"] for r in served}) >= 5 and len({r.call["inputs"]["gpu"] for r in served}) >= 4
     lengths = [(r.call["inputs"]["input_tokens"], r.call["inputs"]["output_tokens"]) for r in served]
@@ -57,6 +59,62 @@ def test_serving_budget() -> None:
     outside = [f"{i} ({next(r.source for r in served if r.id == i)}): {q:.2f}" for i, q in ratios.items()
                if not R.SERVING_BAND[0] <= q <= R.SERVING_BAND[1]]
     assert not outside, outside
+
+
+def test_training_budget() -> None:
+    """Issue #27: at least 10 published training runs through what training_time shows, none fitted on;
+    >= 80 % within 0.7-1.4x, none outside 0.5-2x (a row outside fails naming its source)."""
+    trained = R.band_rows("training_time")
+    assert len(trained) >= 10 and not any(r.calibration for r in trained)
+    shown = set(CALCULATORS["training_time"]["shown"])
+    assert all(r.call["run"] == "training_time" and r.call["value"] in shown for r in trained)
+    # Several GPUs, models, layouts and kinds of figure: whole runs and benchmarked steps.
+    inputs = [r.call["inputs"] for r in trained]
+    assert {i["gpu"] for i in inputs} >= {"h100-sxm", "a100-sxm"}
+    assert len({(i["model"], i.get("params_b")) for i in inputs}) >= 8
+    assert {i.get("parallelism", "auto") for i in inputs} >= {"auto", "fsdp"}
+    assert {r.unit for r in trained} == {"days", "GPU-h", "tok/s per GPU"}
+    assert len({r.url for r in trained}) >= 5
+    budget = R.budget("training_time")
+    assert budget["ok"] and budget["rows"] == len(trained), budget
+    assert budget["inner_share"] >= R.INNER_SHARE
+    ratios = {r.id: R.evaluate(r)["ratio"] for r in trained}
+    outside = [f"{r.id} ({r.source}): {ratios[r.id]:.2f}" for r in trained
+               if not R.BAND[0] <= ratios[r.id] <= R.BAND[1]]
+    assert not outside, outside
+
+
+def test_training_rows_read_the_widget() -> None:
+    """A row's "ours" is the widget's shown value in the figure's unit: days as shown, GPU-months as
+    GPU-hours, and tokens/s per GPU as the run's tokens over its GPU-seconds."""
+    by_id = {r.id: r for r in R.band_rows("training_time")}
+    for ref in by_id.values():
+        v = run("training_time", dict(ref.call["inputs"]))["values"]
+        ours = R.evaluate(ref)["ours"]
+        tokens = ref.call["inputs"]["tokens_t"] * 1e12
+        expected = {"days": v["days"], "GPU-h": v["gpu_months"] * A.HOURS_PER_MONTH,
+                    "tok/s per GPU": tokens / (v["gpu_months"] * A.HOURS_PER_MONTH * 3600)}[ref.unit]
+        assert ours == pytest.approx(expected, rel=1e-12), ref.id
+
+
+def test_a_wrong_training_figure_fails() -> None:
+    """A figure ours is 2.2x or 0.45x of fails its row; rows pushed out of the inner band fail the budget."""
+    trained = R.band_rows("training_time")
+    for ref in trained:
+        ours = R.evaluate(ref)["ours"]
+        assert not R.evaluate(dataclasses.replace(ref, figure=ours / 2.2))["ok"], ref.id
+        assert not R.evaluate(dataclasses.replace(ref, figure=ours / 0.45))["ok"], ref.id
+    # Ours at 1.6x a figure stays inside 0.5-2x, but a third of the rows that far off breaks the 80 % share.
+    drifted = {r.id: R.evaluate(r)["ours"] / 1.6 for r in trained[: len(trained) // 3 + 1]}
+    patched = tuple(dataclasses.replace(r, figure=drifted[r.id]) if r.id in drifted else r for r in R.REFERENCES)
+    original = R.REFERENCES
+    try:
+        R.REFERENCES = patched
+        assert all(R.evaluate(r)["ok"] for r in R.band_rows("training_time"))
+        assert not R.budget("training_time")["ok"]
+        assert "training-budget" in R.failures() and "serving-budget" not in R.failures()
+    finally:
+        R.REFERENCES = original
 
 
 def test_the_budget_fails_a_drifted_model() -> None:
