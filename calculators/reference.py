@@ -204,33 +204,22 @@ def _custom(shape: tuple[float, int]) -> dict[str, Any]:
     return {"model": "custom", "params_b": shape[0], "layers": shape[1]}
 
 
+def _dgxc(size: str, gpus: int, global_batch: int, days: float, what: str) -> tuple:
+    """A row of NVIDIA's Llama 3.1 BF16 recipe tables: the days 1T tokens take, 8,192 tokens per sequence."""
+    return (f"dgxc-llama31-{size}-{gpus}gpu", f"{what}, {global_batch:,} sequences of 8,192 per step: days to "
+            "train 1T tokens", days, "days", (_DGXC[0].format(size), _DGXC[1].format(size)),
+            {"model": f"llama-3.1-{size}", "gpu": "h100-sxm", "gpus": gpus, "tokens_t": 1.0, "seq_len": 8192,
+             "global_batch": global_batch}, "")
+
+
 # (id, what the run was, figure, unit, (source, url), the widget's inputs, note)
 _TRAINING_RUNS: tuple[tuple[str, str, float, str, tuple[str, str], dict[str, Any], str], ...] = (
-    ("dgxc-llama31-8b-8gpu", "NeMo, Llama 3.1 8B BF16 on 8 x H100 (TP 1, PP 1, CP 2), 128 sequences of 8,192 "
-     "per step: days to train 1T tokens", 142.5, "days", (_DGXC[0].format("8b"), _DGXC[1].format("8b")),
-     {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": 8, "tokens_t": 1.0, "seq_len": 8192,
-      "global_batch": 128}, ""),
-    ("dgxc-llama31-8b-128gpu", "NeMo, the same on 128 x H100, 2,048 sequences per step: days to train 1T tokens",
-     9.04, "days", (_DGXC[0].format("8b"), _DGXC[1].format("8b")),
-     {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": 128, "tokens_t": 1.0, "seq_len": 8192,
-      "global_batch": 2048}, ""),
-    ("dgxc-llama31-70b-64gpu", "NeMo, Llama 3.1 70B BF16 on 64 x H100 (TP 4, PP 4, CP 2, VP 5), 128 sequences "
-     "of 8,192 per step: days to train 1T tokens", 162.48, "days", (_DGXC[0].format("70b"), _DGXC[1].format("70b")),
-     {"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 64, "tokens_t": 1.0, "seq_len": 8192,
-      "global_batch": 128}, ""),
-    ("dgxc-llama31-70b-2048gpu", "NeMo, the same on 2,048 x H100, 4,096 sequences per step: days to train 1T "
-     "tokens", 5.15, "days", (_DGXC[0].format("70b"), _DGXC[1].format("70b")),
-     {"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 2048, "tokens_t": 1.0, "seq_len": 8192,
-      "global_batch": 4096}, ""),
-    ("dgxc-llama31-405b-576gpu", "NeMo, Llama 3.1 405B BF16 on 576 x H100 (TP 8, PP 9, CP 2, VP 7), 252 "
-     "sequences of 8,192 per step: days to train 1T tokens", 96.43, "days",
-     (_DGXC[0].format("405b"), _DGXC[1].format("405b")),
-     {"model": "llama-3.1-405b", "gpu": "h100-sxm", "gpus": 576, "tokens_t": 1.0, "seq_len": 8192,
-      "global_batch": 252}, ""),
-    ("dgxc-llama31-405b-2304gpu", "NeMo, the same on 2,304 x H100, 1,008 sequences per step: days to train 1T "
-     "tokens", 24.7, "days", (_DGXC[0].format("405b"), _DGXC[1].format("405b")),
-     {"model": "llama-3.1-405b", "gpu": "h100-sxm", "gpus": 2304, "tokens_t": 1.0, "seq_len": 8192,
-      "global_batch": 1008}, ""),
+    _dgxc("8b", 8, 128, 142.5, "NeMo, Llama 3.1 8B BF16 on 8 x H100 (TP 1, PP 1, CP 2)"),
+    _dgxc("8b", 128, 2048, 9.04, "NeMo, the same on 128 x H100"),
+    _dgxc("70b", 64, 128, 162.48, "NeMo, Llama 3.1 70B BF16 on 64 x H100 (TP 4, PP 4, CP 2, VP 5)"),
+    _dgxc("70b", 2048, 4096, 5.15, "NeMo, the same on 2,048 x H100"),
+    _dgxc("405b", 576, 252, 96.43, "NeMo, Llama 3.1 405B BF16 on 576 x H100 (TP 8, PP 9, CP 2, VP 7)"),
+    _dgxc("405b", 2304, 1008, 24.7, "NeMo, the same on 2,304 x H100"),
     # torchtitan on 64 A100: the fabric is not stated (an HGX A100 node's 200 Gb/s NICs assumed). Llama 3's
     # sequence length is not printed either: 8,192 reproduces its MFU column (56.8 % with 6N + 12lhqt).
     ("torchtitan-a100-llama3-8b", "torchtitan, Llama 3 8B on 64 x A100 80GB, FSDP2, one sequence of 8,192 per "
