@@ -10,9 +10,11 @@ from urllib.parse import urlparse
 
 import pytest
 
+import calculators
+from harness.site import copy_project
 from tests.conftest import ROOT, build_site
 from tests.support.html import Page, html_pages, normalize
-from harness.site import copy_project
+from wiki import methods
 from wiki.checks.prose import FRONT, Document, read
 from wiki.embed import find_embeds
 
@@ -20,6 +22,8 @@ ARTICLE = {"da": "scale-out/index.html", "fr": "fr/scale-out/index.html"}
 SOURCE = {"da": ROOT / "docs" / "scale-out.md", "fr": ROOT / "docs" / "scale-out.fr.md"}
 EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)[*_]|[*_](?!\w))")
 EMAIL = re.compile(r"\S+@\S+\.\w+")  # the prose reader leaves e-mail addresses out
+# The pages of one language: the home page, the article and one page per calculator (wiki/methods.py).
+PAGES = ["", "scale-out/", *(methods.page_url(name) for name in calculators.CALCULATORS)]
 
 
 def tidy(text: str) -> str:
@@ -98,7 +102,7 @@ def test_pages_carry_no_alternate_links_the_sitemap_does(site_dir: Path) -> None
     # Material fetches a sitemap.xml next to every <link rel="alternate"> of a page: there is none, the
     # hreflang alternates are in sitemap.xml (next test).
     pages = html_pages(site_dir)
-    assert len(pages) == 4
+    assert len(pages) == 2 * len(PAGES)
     for path in pages:
         assert Page(path).find("link", rel="alternate") == [], path
 
@@ -108,8 +112,8 @@ def test_sitemap_carries_alternates_with_x_default(site_dir: Path, server) -> No
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     root = ET.parse(site_dir / "sitemap.xml").getroot()
     urls = root.findall("s:url", ns)
-    assert {u.find("s:loc", ns).text for u in urls} == {
-        site_url, site_url + "scale-out/", site_url + "fr/", site_url + "fr/scale-out/"}
+    assert {u.find("s:loc", ns).text for u in urls} == {site_url + prefix + page for prefix in ("", "fr/")
+                                                        for page in PAGES}
     for url in urls:
         langs = {link.get("hreflang"): link.get("href") for link in url.findall("x:link", ns)}
         assert set(langs) == {"da", "fr", "x-default"}
