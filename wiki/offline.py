@@ -8,8 +8,10 @@ The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`,
   of both languages, the theme's assets without source maps, the sitemap;
 - `later`: what only a search loads (each language's index, the Lunr scripts of the site's
   languages), cached as the reader's first search fetches it: a reader who never searches does not
-  download it (~32 KB gzipped), and one who searched once online searches offline too; likewise KaTeX
-  (`FIRST_USE`: ~0.6 MB with its fonts, loaded by the calculator pages that have formulas, `wiki/katex.py`);
+  download it (~32 KB gzipped), and one who searched once online searches offline too; likewise
+  (`first_use`) the calculator pages (`metode/`, `wiki/methods.py`: 18 pages, ~280 KB gzipped, which would
+  more than double the install) and KaTeX (~0.6 MB with its fonts, which those pages load, `wiki/katex.py`),
+  kept as a reader first opens them;
 - `runtime`: the files of each boot (`Runtime.boot_files`), kept once a boot has fetched them;
 - `dirs`: the runtime's versioned folders, served cache-first.
 - `gzipped`: runtime files stored gzipped (`Runtime.gzipped_files`), kept decompressed.
@@ -33,7 +35,7 @@ LEFT_OUT = ("pyodide/", "bench-")
 LEFT_OUT_SUFFIXES = (".map", ".gz")
 LUNR = "assets/javascripts/lunr/"
 SEARCH_INDEX = "search/search_index.json"  # one per language: search/, fr/search/
-FIRST_USE = ("assets/katex/",)  # kept as a page first loads them, not at install (wiki/katex.py)
+FIRST_USE = ("assets/katex/", "metode/")  # kept as a reader first opens them, not at install (every language's)
 
 
 def shell_paths(site_dir: Path, languages: Iterable[str]) -> list[str]:
@@ -59,12 +61,20 @@ def only_for_search(rel: str) -> bool:
     return rel.startswith(LUNR) or rel.endswith(SEARCH_INDEX)
 
 
+def first_use(rel: str, languages: Iterable[str]) -> bool:
+    """Whether a file is kept as a reader first opens it rather than at install: KaTeX and the calculator
+    pages, in every language (`fr/metode/...`)."""
+    return rel.startswith(FIRST_USE) or any(rel.startswith(f"{lang}/{prefix}") for lang in languages
+                                            for prefix in FIRST_USE)
+
+
 def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> dict[str, object]:
     """What `sw.js` is given: its cache name, the shell, search's files, the runtime's files and folders, and
     which of them are gzipped."""
     paths = shell_paths(site_dir, languages)
-    shell = [rel for rel in paths if not only_for_search(rel) and not rel.startswith(FIRST_USE)]
-    later = [rel for rel in paths if only_for_search(rel) or rel.startswith(FIRST_USE)]
+    languages = tuple(languages)
+    shell = [rel for rel in paths if not only_for_search(rel) and not first_use(rel, languages)]
+    later = [rel for rel in paths if only_for_search(rel) or first_use(rel, languages)]
     boots = runtime.boot_files() if runtime else {"common": [], "snapshot": [], "plain": []}
     dirs = [runtime.pyodide_url, runtime.app_url] if runtime else []
     gzipped = runtime.gzipped_files() if runtime else []

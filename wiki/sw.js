@@ -6,7 +6,8 @@
 //
 // - The shell (every page of both languages, the theme's and our assets) is cached at install and
 //   served from the cache. What only a search loads (`later`: the indexes, Lunr) is cached as a first
-//   search fetches it: a reader who never searches does not download it. Pages and assets of one
+//   search fetches it: a reader who never searches does not download it; the calculator pages and KaTeX
+//   (`later` too) are cached as a reader first opens them. Pages and assets of one
 //   build always come together (our own scripts have no content hash in their names); a new build is
 //   a new sw.js, which the browser finds when it checks for an update after a navigation: it caches
 //   the new build, takes over and deletes the old cache, and the next page is the new build's.
@@ -75,14 +76,20 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// A page: from the cache, else the network, else (offline, a page this build does not have) the
-// error page of its language.
-async function page(request) {
+// A page: from the cache, else the network (a `later` page, one of the calculator pages, is kept as it
+// comes), else (offline, a page this build does not have) the error page of its language.
+async function page(event) {
+  const { request } = event;
   const cache = await caches.open(BUILD.cache);
   const held = await cache.match(request, { ignoreSearch: true });
   if (held) return held;
   try {
-    return await fetch(request);
+    const response = await fetch(request);
+    const key = request.url.split(/[?#]/)[0];
+    if (LATER_SET.has(key) && response.status === 200 && response.type === "basic") {
+      event.waitUntil(cache.put(key, response.clone()).catch(() => {}));
+    }
+    return response;
   } catch (error) {
     const french = request.url.startsWith(absolute("fr/"));
     const fallback = await cache.match(absolute(french ? "fr/404.html" : "404.html"));
@@ -115,7 +122,7 @@ self.addEventListener("fetch", (event) => {
   const href = request.url.split("#")[0];
   const file = href.split("?")[0];
   if (request.mode === "navigate") {
-    if (href.startsWith(SCOPE)) event.respondWith(page(request));
+    if (href.startsWith(SCOPE)) event.respondWith(page(event));
   } else if (RUNTIME_DIRS.some((dir) => href.startsWith(dir))) {
     event.respondWith(keptOnFetch(event, request.url));
   } else if (SHELL_SET.has(file)) {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -18,7 +19,10 @@ import pytest
 
 import calculators
 from calculators import reference as R
+from harness.chromium import ARGS as CHROMIUM_ARGS
+from harness.host import Host
 from tests.site.test_axe import AXE, TAGS, report
+from tests.site.test_offline import served_copy
 from tests.support.html import Page, html_pages
 from widgets import numbers, strings
 from widgets.messages import text
@@ -199,3 +203,29 @@ def test_the_calculator_pages_have_no_axe_violation(browser, server, lang: str) 
             "(options) => axe.run(document, options).then((r) => r.violations)", options))
     context.close()
     assert found == [], "axe violations:\n" + "\n".join(found)
+
+
+@pytest.mark.browser
+def test_a_calculator_page_opened_online_reads_offline_with_its_formulas(browser, site_dir: Path,
+                                                                         tmp_path: Path) -> None:
+    """The service worker keeps a calculator page and KaTeX as the reader opens them (not at install)."""
+    reader = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS,
+        bypass_csp=True)
+    reader.set_default_timeout(20000)
+    try:
+        page = reader.new_page()
+        with Host(served_copy(site_dir, tmp_path / "site")) as host:
+            base = host.url
+            page.goto(base + PREFIX["fr"])
+            page.wait_for_selector("html[data-kw-offline]", state="attached", timeout=60000)
+            page.goto(base + page_path("vram_fit", "fr"))
+            page.wait_for_selector(".arithmatex[data-typeset]", state="attached")
+            page.wait_for_timeout(500)  # the worker puts what it fetched into its cache
+        reader.set_offline(True)  # and the host is gone
+        page.goto(base + page_path("vram_fit", "fr"))
+        assert page.locator("main").get_attribute("data-method") == "vram_fit"
+        page.wait_for_selector(".arithmatex[data-typeset]", state="attached")
+        assert page.locator(".arithmatex .katex").count() == page.locator(".arithmatex").count() > 0
+    finally:
+        reader.close()
