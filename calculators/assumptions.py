@@ -113,10 +113,9 @@ FRONTIER_MAX_GPUS = 128
 MAX_GPUS_PER_NODE = 8
 
 # --- Replicas ----------------------------------------------------------------
-# The article: one 8-GPU node serves 500-2,000 tok/s aggregate at 70B FP8.
-# replicas takes its node rate from `throughput` unless the reader types one
-# (node_tokens_per_s 0 = from throughput; until 2026-12 the default was a fixed
-# 1,000 tok/s, the geometric middle of the article's range).
+# replicas takes its node rate from the planner unless the reader types one
+# (node_tokens_per_s 0 = computed; until 2026-12 the default was a fixed
+# 1,000 tok/s, the geometric middle of the article's old 500-2,000 range).
 # Node failure rate: Llama 3 training saw 419 unexpected interruptions in 54
 # days on 16,384 H100s = 2,048 8-GPU nodes (Dubey et al. 2024,
 # arXiv:2407.21783, sec. 3.3.4): 419 / 2048 / 54 * 365 = 1.38 per node-year.

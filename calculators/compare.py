@@ -108,8 +108,9 @@ def _row(config: str, model: Model, gpu: Gpu, inp: dict[str, Any]) -> tuple[dict
     box of the configuration holds runs tensor parallel across both nodes over ``fabric``."""
     g, nodes = (4, 2) if config == "two_nodes" else (8, 1)
     conc = inp["concurrency"]
+    # Each box fills itself for its share of the requests (the load split evenly over the nodes).
     load = planner.Load(model, inp["precision"], inp["kv_precision"], gpu, g, inp["context"],
-                        inp["output_tokens"], conc, 0.0)
+                        inp["output_tokens"], math.ceil(conc / nodes), 0.0)
     box = planner.box_layout(load, g)
     fabric = FABRIC_BY_ID[inp["fabric"]]
     if box is not None:

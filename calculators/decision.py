@@ -288,6 +288,6 @@ def _training(model: Model, inp: dict[str, Any], ask: Any, notes: list[dict[str,
         return "multi_node_ib", nodes, gpus_per_node
     ask(5, "pretrain_frontier", True, {"workload": workload, "params_b": r(model.params_b, 3),
                                         "min_gpus": min_gpus, "min_nodes": nodes})
-    notes.append(note("pretrain_compute_bound", min_gpus=A.FRONTIER_MIN_GPUS, max_gpus=A.FRONTIER_MAX_GPUS))
+    notes.append(note("pretrain_compute_bound", min_gpus=min_gpus, frontier_gpus=A.FRONTIER_MIN_GPUS))
     notes.append(note("frontier_not_kentino_hardware"))
     return "frontier", nodes, gpus_per_node

@@ -148,19 +148,41 @@ def copy_of(load: Load, tp: int, pp: int = 1, fabric: Fabric | None = None) -> C
     return Copy(tp, pp, True, f["max_concurrency"], held, s["rate"], s["itl"] * 1e3)
 
 
-def box_layout(load: Load, size: int, copies: dict[int, Copy] | None = None) -> Layout | None:
-    """The best way to fill one box of ``size`` GPUs with copies of one TP degree (the most tokens/s;
-    on a tie the fewer GPUs per copy), or None when no copy fits in it."""
-    best: Layout | None = None
+def fills(load: Load, size: int, copies: dict[int, Copy] | None = None) -> list[Layout]:
+    """Every way to fill one box of ``size`` GPUs with copies of one TP degree that hold the model."""
+    out = []
     for tp in tp_degrees(load.model, size):
         c = copies.setdefault(tp, copy_of(load, tp)) if copies is not None else copy_of(load, tp)
-        if not c.holds:
-            continue
-        n = size // tp
-        layout = Layout("", size, tp, 1, n, 1, n * c.max_concurrency, n * c.tokens_per_s, n * c.held)
-        if best is None or layout.tokens_per_s > best.tokens_per_s * (1 + 1e-9):
+        if c.holds:
+            n = size // tp
+            out.append(Layout("", size, tp, 1, n, 1, n * c.max_concurrency, n * c.tokens_per_s, n * c.held))
+    return out
+
+
+def _fastest(layouts: list[Layout]) -> Layout:
+    """The layout serving the most tokens/s; on a tie the first (the fewer GPUs per copy)."""
+    best = layouts[0]
+    for layout in layouts[1:]:
+        if layout.tokens_per_s > best.tokens_per_s * (1 + 1e-9):
             best = layout
     return best
+
+
+def box_layout(load: Load, size: int, copies: dict[int, Copy] | None = None) -> Layout | None:
+    """How one box of ``size`` GPUs serves the load (None when no copy fits in it): of the fills that
+    hold its ``concurrency`` (all, when it asks none) the fastest; when none holds it, the fill that
+    holds the most requests."""
+    options = fills(load, size, copies)
+    if not options:
+        return None
+    holding = [f for f in options if f.max_concurrency >= load.concurrency]
+    return _fastest(holding) if holding else max(options, key=lambda f: f.max_concurrency)
+
+
+def _meeting(load: Load, size: int, copies: dict[int, Copy]) -> Layout | None:
+    """The fastest fill of a box of ``size`` GPUs that meets the whole load, or None."""
+    meeting = [f for f in fills(load, size, copies) if _short(load, f) is None]
+    return _fastest(meeting) if meeting else None
 
 
 def _single(load: Load, size: int, copies: dict[int, Copy]) -> Layout | None:
@@ -221,29 +243,34 @@ def plan(load: Load) -> Plan:
         return answer(single, "one_box")
     largest = _largest_single(load, box, copies)
     fail("one_box", "weights_do_not_fit" if largest is None else (_short(load, largest) or "below_target"))
-    filled = box_layout(load, box, copies)
-    if filled and filled.copies > 1:
-        reason = _short(load, filled)
-        if reason is None:
-            return answer(filled, "replicas_in_box")
-        fail("replicas_in_box", reason)
+    several = [f for f in fills(load, box, copies) if f.copies > 1]
+    if several:
+        met = [f for f in several if _short(load, f) is None]
+        if met:
+            return answer(_fastest(met), "replicas_in_box")
+        fail("replicas_in_box", _short(load, box_layout(load, box, copies)) or "below_target")
     else:
-        fail("replicas_in_box", "weights_do_not_fit" if filled is None else "load_does_not_fit")
+        fail("replicas_in_box", "weights_do_not_fit" if largest is None else "load_does_not_fit")
 
     bigger = [size for size in BOX_SIZES if size > box]
     for size in bigger:
-        layout = box_layout(load, size, copies)
-        if layout and _short(load, layout) is None:
+        layout = _meeting(load, size, copies)
+        if layout:
             return answer(layout, "bigger_box")
     top = max(box, BOX_SIZES[-1])
-    best = box_layout(load, top, copies)
+    options = fills(load, top, copies)
     if bigger:
-        fail("bigger_box", "weights_do_not_fit" if best is None else (_short(load, best) or "load_does_not_fit"))
+        fail("bigger_box", "weights_do_not_fit" if not options else
+             (_short(load, box_layout(load, top, copies)) or "load_does_not_fit"))
     else:
         fail("bigger_box", "not_bigger")
 
-    if best is not None:
-        return answer(_scaled(load, best, "box_replicas", 1), "box_replicas")
+    if options:
+        # Copies of whole boxes: the fill that needs the fewest boxes, then the fastest of those.
+        scaled = [_scaled(load, f, "box_replicas", 1) for f in options]
+        fewest = min(layout.nodes for layout in scaled)
+        best = _fastest([layout for layout in scaled if layout.nodes == fewest])
+        return answer(best, "box_replicas")
     fail("box_replicas", "weights_do_not_fit")
 
     tp = max(tp_degrees(load.model, top))

@@ -157,7 +157,7 @@ HELP = {
     "tokens_per_request": N_("Average tokens generated per request."),
     "node_tokens_per_s": N_(
         "0 computes it from the model, the node and the load below (the throughput calculator); type a measured "
-        "rate to use yours. The article: 500–2,000 tokens/s at 70B FP8 on 8 GPUs."
+        "rate to use yours."
     ),
     "node_failure_rate": N_("Incidents that take one node down, per year."),
     "utilization_target": N_(
@@ -178,7 +178,7 @@ HELP = {
         "a box, pipeline stages run across boxes, data parallelism takes the rest."
     ),
     "training_time:mfu": N_(
-        "Share of the GPU's training peak (BF16 with FP32 accumulation) reached while computing, in % (58 %) or as "
+        "Share of the GPU's training peak (BF16 with FP32 accumulation) reached while computing, in % (57 %) or as "
         "a share; communication and the pipeline bubble come on top."
     ),
     "training_time:seq_len": N_("Tokens per training sequence; Llama 3 pre-trained on 8,192."),
@@ -571,8 +571,8 @@ NOTES = {
     "add_replicas": N_("Add replicas behind a load balancer; no fabric needed."),
     "restructure": N_("Below 60 %: split the work another way (TP inside, PP across) or use fewer nodes."),
     "pretrain_compute_bound": N_(
-        "Pre-training takes hundreds to thousands of GPU-months, on {min_gpus} to more than {max_gpus}: most "
-        "customers should not do it themselves."
+        "Finishing this pre-training in time takes {min_gpus}, far past the {frontier_gpus} where the frontier "
+        "begins: most customers should not do it themselves."
     ),
     "frontier_not_kentino_hardware": N_("Kentino does not build this tier: it needs SXM modules or an NDR fabric."),
     "target_from_requests": N_("The target comes from requests per second × tokens per request."),
@@ -693,6 +693,10 @@ UI = {
                        "Change a value to try again."),
     "state_link_not_applied": N_("The live calculator could not start, so the values of the link were not "
                                  "applied: the fields and the result show the page's own values."),
+    # Shown at the end of the page by offline.js (through offline-messages.json, wiki/offline.py) while the
+    # service worker's install failed and waits to be tried again.
+    "offline_install_failed": N_("Offline reading is not set up yet: a download failed. It will be tried "
+                                 "again later; the site works online as usual."),
     "copy_link": N_("Copy link"),
     "link_copied": N_("Link copied."),
     "link_not_copied": N_("Copy the address from the address bar: this browser refused."),

@@ -38,7 +38,7 @@ OUTPUTS = {out["name"]: out for calc in calculators.CALCULATORS.values() for out
 # note parameters that are neither: a counted one is written with its noun ("32 requests", strings.py).
 UNIT_OF = {item["name"]: item["unit"] for calc in SPECS.values() for item in (*calc["inputs"], *calc["outputs"])}
 PARAM_UNITS = {"boxes": "nodes", "needed_concurrency": "requests", "max_concurrency_tp": "requests",
-               "max_concurrency_dp": "requests", "max_gpus": "gpus", "per_request_tokens_per_s": "tokens_per_s"}
+               "max_concurrency_dp": "requests", "frontier_gpus": "gpus", "per_request_tokens_per_s": "tokens_per_s"}
 # Counted placeholders written as a bare number: a layout's degrees ("TP 8") and the low end of a range
 # of counts ("58 to 62 requests"); and, in a plural sentence, the number that picks its form.
 BARE = frozenset({"tp_degree", "pp_degree", "dp_degree", "max_concurrency_low"})

@@ -7,7 +7,7 @@ per GPU for in-box links, per NIC for networks):
   same 80 % is applied to PCIe Gen4 and NVLink so in-box links are comparable.
 - Between nodes it is the line rate (the article's own convention: "~25 GB/s
   on 200 Gb/s IB"). 50 GB/s divided by these gives the article's penalties:
-  2x (IB 200), 4x (100 GbE) and 16x (25 GbE; the article rounds to 15x).
+  2x (IB 200), 4x (100 GbE) and 16x (25 GbE; the article says 16x).
 
 ``latency_us`` is the per-step latency alpha of a ring collective:
 - NVLink ~0.5 us and PCIe ~1 us: NCCL's own tuning model (hwLat, ring/LL:

@@ -54,7 +54,7 @@ def test_effort_per_added_node_is_the_articles_figure_whatever_n(lang: str) -> N
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_trace_questions_name_the_readers_node_and_load(lang: str) -> None:
-    inputs = {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1}
+    inputs = {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1, "concurrency": 64}  # more than a box of L4 holds
     result = run("decision", inputs)
     shown = view("decision", inputs, lang)
     questions = [row["question"] for row in shown["trace"]]
