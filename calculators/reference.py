@@ -151,7 +151,7 @@ def _trtllm(gpu: str, isl: int, osl: int, figure: float, **extra: Any) -> Refere
     name = {"h100-sxm": "H100", "h200": "H200"}[gpu]
     return Reference(f"trtllm-70b-fp8-{gpu.split('-')[0]}-tp2-{isl}-{osl}",
                      f"TensorRT-LLM, Llama 3.3 70B FP8 on 2 x {name} (TP 2), {isl} in / {osl} out, max load: "
-                     "output tokens/s per GPU", figure, "tok/s", _TRTLLM_SRC, _TRTLLM_PERF,
+                     "output tokens/s per GPU", figure, "tok/s per GPU", _TRTLLM_SRC, _TRTLLM_PERF,
                      _shown_rate("llama-3.1-70b", gpu, 2, "fp8", isl, osl), scale=0.5,
                      **{"kind": "band", "calibration": True, **extra})
 

@@ -41,8 +41,8 @@ OWN_HOST = "wiki.example"  # the site's host in these tests: images may come fro
 def project_with_page(root: Path, front_matter: str, body: str) -> Path:
     """A copy of the project whose only article is `docs/hostile.md`; returns its mkdocs.yml."""
     config = copy_project(root)
-    for page in (root / "docs").glob("*.md"):
-        if not page.name.startswith("index."):
+    for page in (root / "docs").rglob("*.md"):  # the articles and the calculator pages, not the home pages
+        if page.parent != root / "docs" or not page.name.startswith("index."):
             page.unlink()
     (root / "docs" / "hostile.md").write_text(f"---\n{front_matter}---\n\n# Side {{ #side }}\n\n{body}\n",
                                               encoding="utf-8")
