@@ -17,10 +17,11 @@ from babel.messages.pofile import read_po, write_po
 def with_pages(root: Path, pages: dict[str, str]) -> None:
     """Replace the copied articles by `pages` (file name under docs/ -> text) and put them in the nav.
 
-    The home pages stay; the nav lists `index.md` and every page of the default language given.
+    The home pages stay (the calculator pages go: they link to the articles); the nav lists `index.md` and
+    every page of the default language given.
     """
-    for page in (root / "docs").glob("*.md"):
-        if not page.name.startswith("index."):
+    for page in (root / "docs").rglob("*.md"):  # the articles, and the calculator pages that link to them
+        if page.parent != root / "docs" or not page.name.startswith("index."):
             page.unlink()
     for name, text in pages.items():
         (root / "docs" / name).write_text(text, encoding="utf-8")
