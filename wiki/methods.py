@@ -132,6 +132,12 @@ def tex_number(value: float, lang: str, digits: int) -> str:
     return integer + ("{" + symbols["decimal"] + "}" + fraction if fraction else "")
 
 
+def _prose_percent(written: str, lang: str) -> str:
+    """A percentage as the prose writes it: French prose takes U+202F before % (CONTRIBUTING.md),
+    where CLDR's number format, which the widgets keep, writes U+00A0."""
+    return written.replace("\u00a0%", "\u202f%") if lang.split("-")[0] == "fr" else written
+
+
 def formatted(value: Any, fmt: str, digits: int, lang: str) -> str:
     """A constant in `lang`: one number, or a (low, high) pair as a range (`25–52 %`, `0,6–0,9`)."""
     if isinstance(value, (tuple, list)):
@@ -139,15 +145,15 @@ def formatted(value: Any, fmt: str, digits: int, lang: str) -> str:
         if fmt == "tex":
             raise PlaceholderError("a range cannot go into a formula: name its two ends ([0] and [1])")
         if fmt == "percent":
-            return text(lang, strings.UNITS["range"], low=numbers.decimal(low * 100, lang, digits),
-                        high=numbers.percent(high, lang, digits))
+            return _prose_percent(text(lang, strings.UNITS["range"], low=numbers.decimal(low * 100, lang, digits),
+                                       high=numbers.percent(high, lang, digits)), lang)
         if fmt == "times":
             return text(lang, strings.UNITS["multiplier_range"], low=numbers.decimal(low, lang, digits),
                         high=numbers.decimal(high, lang, digits))
         return text(lang, strings.UNITS["range"], low=numbers.decimal(low, lang, digits),
                     high=numbers.decimal(high, lang, digits))
     if fmt == "percent":
-        return numbers.percent(value, lang, digits)
+        return _prose_percent(numbers.percent(value, lang, digits), lang)
     if fmt == "times":
         return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(value, lang, digits))
     if fmt == "tex":
