@@ -1,11 +1,23 @@
-"""Shared fixtures: one strict build of the site per session, a local server, headless Chromium."""
+"""Shared fixtures: one strict build of the site per session, a local server, headless Chromium.
+
+The site is built once per session, also when pytest-xdist runs the tests in several processes: the
+controller serves one folder and each worker asks for it; the first to ask builds it, under a file
+lock, the others wait for it and serve the same files (`SharedSite`). The build also records the
+hooks' problems, so that the checks of the real repository (`tests/checks/test_checks.py`) read this
+build instead of making their own.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,19 +26,27 @@ from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.server import StaticServer
 
 ROOT = Path(__file__).resolve().parent.parent
+SITE_ENV = "KW_TEST_SITE"  # "<folder>\n<url>": the session's site, as the controller hands it to workers
 
 
 def build_site(
-    target: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None
+    target: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None, report: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run a strict MkDocs build of `config` into `target`; return the finished process."""
+    """Run a strict MkDocs build of `config` into `target`; return the finished process.
+
+    With `report`, the hooks' problems go there as data (`wiki/problems.py`), as in `build.py check`.
+    """
+    from wiki.problems import REPORT_ENV
+
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     if site_url:
         env["SITE_URL"] = site_url
+    if report:
+        env[REPORT_ENV] = str(report)
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
          "--site-dir", str(target)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        cwd=config.parent, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )
 
 
@@ -35,28 +55,98 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="test this already built site instead of building one (the deploy's smoke test)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "content: reads the pages, the claims or the catalogs (what an editor's "
+                                       "or a translator's change can break): the editors' fast CI job runs these")
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller serves the site
+        return
+    given = config.getoption("--site")
+    folder = given.resolve() if given else Path(tempfile.mkdtemp(prefix="kw-test-site-"))
+    server = StaticServer(folder)
+    server.__enter__()  # an idle thread until a test asks for a page
+    config._kw_site = (folder, server, not given)  # noqa: SLF001 - pytest's config carries plugin state
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_HandSiteToWorkers())
+
+
+class _HandSiteToWorkers:
+    """pytest-xdist's hook, registered when xdist is there: each worker is told the session's site."""
+
+    @staticmethod
+    def pytest_configure_node(node) -> None:
+        folder, server, _owned = node.config._kw_site  # noqa: SLF001
+        node.workerinput[SITE_ENV] = f"{folder}\n{server.url}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under `--dist loadgroup`, the tests of a module that share a module-scoped fixture (a copy of the project
+    built once, Pyodide run once under Node) run in one process, so that it is made once."""
+    for item in items:
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        if any(fixture[-1].scope == "module" for fixture in defs.values() if fixture):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    site = getattr(config, "_kw_site", None)
+    if site:
+        folder, server, owned = site
+        server.__exit__(None, None, None)
+        if owned:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class SharedSite:
+    """The session's built site: its folder (`root`), its URL, and what the build said."""
+
+    root: Path
+    url: str
+
+    @property
+    def report(self) -> Path:
+        """The hooks' problems of the build (`wiki/problems.py`), one JSON object per line."""
+        return self.root.parent / f"{self.root.name}.problems.jsonl"
+
+    @property
+    def output(self) -> dict:
+        """The build's exit code and MkDocs' output."""
+        return json.loads((self.root.parent / f"{self.root.name}.build.json").read_text(encoding="utf-8"))
+
+    def ensure_built(self) -> None:
+        """Build the site once (the first process to ask does it; the others wait on the lock)."""
+        done = self.root.parent / f"{self.root.name}.build.json"
+        with open(self.root.parent / f"{self.root.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                self.report.unlink(missing_ok=True)
+                result = build_site(self.root, site_url=self.url, report=self.report)
+                done.write_text(json.dumps({"returncode": result.returncode, "stdout": result.stdout,
+                                            "stderr": result.stderr}), encoding="utf-8")
+        output = self.output
+        assert output["returncode"] == 0, f"strict build failed:\n{output['stdout']}\n{output['stderr']}"
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Iterator[StaticServer]:
+def server(pytestconfig: pytest.Config) -> SharedSite:
     """The site built once, strictly, with `site_url` set to where it is served on 127.0.0.1.
 
     The sitemap's absolute hreflang URLs then point at the test server itself, as they point at the
-    real host in production. With `--site DIR`, that
-    built site is served as it is.
+    real host in production. With `--site DIR`, that built site is served as it is.
     """
-    given = pytestconfig.getoption("--site")
-    if given:
-        with StaticServer(given.resolve()) as running:
-            yield running
-        return
-    target = tmp_path_factory.mktemp("site")
-    with StaticServer(target) as running:
-        result = build_site(target, site_url=running.url)
-        assert result.returncode == 0, f"strict build failed:\n{result.stdout}\n{result.stderr}"
-        yield running
+    if hasattr(pytestconfig, "workerinput"):
+        folder, url = pytestconfig.workerinput[SITE_ENV].split("\n")
+        site = SharedSite(Path(folder), url)
+    else:
+        folder, running, _owned = pytestconfig._kw_site  # noqa: SLF001
+        site = SharedSite(folder, running.url)
+    if not pytestconfig.getoption("--site"):
+        site.ensure_built()
+    return site
 
 
 @pytest.fixture(scope="session")
-def site_dir(server: StaticServer) -> Path:
+def site_dir(server: SharedSite) -> Path:
     """The built site's folder."""
     return server.root
 
@@ -76,7 +166,7 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser, server: StaticServer) -> Iterator[object]:
+def page(browser, server: SharedSite) -> Iterator[object]:
     """A fresh browser page; every request it makes is recorded in `page.requested_urls`.
 
     Its context bypasses the pages' `<meta>` policy, which would refuse the string predicates of

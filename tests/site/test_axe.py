@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.site.test_live import CHANGES, set_value, wait_for_output, widget
+from tests.site.test_live import ARTICLE, CHANGES, set_value, wait_for_output, widget
+from tests.support.content import built_pages, site_languages
 from tests.support.html import url_paths
 from widgets import view
 
@@ -23,7 +24,9 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 # Playwright's colour scheme -> Material's palette (mkdocs.yml: the palette follows prefers-color-scheme).
 SCHEMES = {"light": "default", "dark": "slate"}
 BACKGROUNDS = {"light": "rgb(255, 255, 255)", "dark": "rgb(30, 33, 41)"}
-ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
+# Every page the build writes from docs/ (mkdocs.yml's languages), and each language's error page.
+PAGES = sorted(built_pages()) + [("" if lang == site_languages()[0] else f"{lang}/") + "404.html"
+                                 for lang in site_languages()]
 
 
 def audit(page) -> list[dict]:
@@ -65,17 +68,18 @@ def scheme_page(request, browser):
     context.close()
 
 
-def test_every_page_has_no_violation(scheme_page, server, site_dir: Path) -> None:
-    paths = url_paths(site_dir)
-    assert {"", "scale-out/", "fr/", "fr/scale-out/", "404.html"} <= set(paths)
-    found = []
-    for path in paths:
-        open_in_scheme(scheme_page, server.url + path, scheme_page.scheme)
-        found += report(f"/{path} [{scheme_page.scheme}]", audit(scheme_page))
+def test_the_audited_pages_are_the_built_ones(site_dir: Path) -> None:
+    assert sorted(PAGES) == sorted(url_paths(site_dir))
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_has_no_violation(scheme_page, server, path: str) -> None:
+    open_in_scheme(scheme_page, server.url + path, scheme_page.scheme)
+    found = report(f"/{path} [{scheme_page.scheme}]", audit(scheme_page))
     assert found == [], "axe violations:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("lang", list(ARTICLE))
 def test_live_widgets_have_no_violation(scheme_page, server, lang: str) -> None:
     page, scheme = scheme_page, scheme_page.scheme
     open_in_scheme(page, server.url + ARTICLE[lang], scheme)

@@ -7,12 +7,14 @@ import re
 
 import pytest
 
+import calculators
 from tests.site.test_browser import only_local
-from widgets import view
+from tests.support.content import page_with, urls
+from widgets import numbers, strings, view
+from widgets.messages import text
 
 pytestmark = pytest.mark.browser
 
-ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
 NNBSP = "\u202f"
 # One change per calculator: (field, typed value per language).
 CHANGES = {
@@ -27,6 +29,13 @@ CHANGES = {
     "workload": ("concurrency", {"da": "48", "fr": "48"}),  # last: the others, changed by the reader, stay
 }
 GARBAGE = ["abc", "-1", "1e999", "", "1.2.3", "<img src=x onerror=alert(1)>"]
+PAGE = page_with(*CHANGES)  # the nav's first page with a widget of every calculator
+ARTICLE = urls(PAGE)
+
+
+def presets_view(name: str, lang: str, **changed: object) -> dict:
+    """The view of the page's own `name` widget (its presets from the page's fence), with `changed` laid over."""
+    return view(name, {**PAGE.presets(name, lang), **changed}, lang)
 
 
 @pytest.fixture
@@ -80,8 +89,8 @@ def test_every_calculator_recomputes_in_the_page_language(live, lang: str) -> No
         first_key = next(iter(expected["outputs"]))
         wait_for_output(page, name, "explanation", expected["explanation"])
         root = widget(page, name)
-        for key, text in expected["outputs"].items():
-            assert root.locator(f'[data-output="{key}"]').text_content() == text, (name, key)
+        for key, value in expected["outputs"].items():
+            assert root.locator(f'[data-output="{key}"]').text_content() == value, (name, key)
         assert root.locator('[data-output="verdict"]').text_content() == expected["verdict_text"]
         assert root.locator('[data-output="verdict"]').get_attribute("data-verdict") == expected["verdict"]
         assert root.get_attribute("data-state") == "ready", first_key
@@ -101,12 +110,14 @@ def test_recomputing_the_presets_leaves_the_html_unchanged(live, lang: str) -> N
         # a change, then back to the preset: the second live result must be the prerendered HTML
         set_value(page, name, CHANGES[name][0], CHANGES[name][1][lang])
         page.wait_for_function(
-            """([name, html]) => document.querySelector(`[data-calculator="${name}"] [data-result]`).innerHTML !== html""",
+            """([name, html]) => document.querySelector(`[data-calculator="${name}"] [data-result]`)
+                .innerHTML !== html""",
             arg=[name, before], timeout=10000)
         field.evaluate("(f) => f.form.reset()")
         field.dispatch_event("input")
         page.wait_for_function(
-            """([name, html]) => document.querySelector(`[data-calculator="${name}"] [data-result]`).innerHTML === html""",
+            """([name, html]) => document.querySelector(`[data-calculator="${name}"] [data-result]`)
+                .innerHTML === html""",
             arg=[name, before], timeout=10000)
         assert root.locator("[data-result]").inner_html() == before
         assert root.locator('[data-html="badge"]').inner_html() == badge
@@ -141,47 +152,48 @@ def test_garbage_in_every_field_gives_the_localized_message(live, lang: str) -> 
         root.locator(f'[name="{field}"]').dispatch_event("input")
         root.locator(f'[data-error-for="{field}"]').wait_for(state="hidden", timeout=10000)
     # an integer field's example is a whole number (its default), never "1,5"
-    assert view("vram_fit", {"gpus": "abc"}, lang)["errors"]["gpus"] == {
-        "da": "Indtast et tal, for eksempel 8.", "fr": "Saisissez un nombre, par exemple 8."}[lang]
+    default = next(f["default"] for f in calculators.CALCULATORS["vram_fit"]["inputs"] if f["name"] == "gpus")
+    assert view("vram_fit", {"gpus": "abc"}, lang)["errors"]["gpus"] == text(
+        lang, strings.ERRORS["not_a_number"], example=numbers.decimal(default, lang, 0))
     assert live.errors == []
 
 
 def test_inputs_are_shared_through_the_url_fragment(live, page, server) -> None:
     page = live("da")
     set_value(page, "vram_fit", "gpus", "12")
-    wait_for_output(page, "vram_fit", "vram_gb", view("vram_fit", {**form_values(page, "vram_fit")}, "da")
-                    ["outputs"]["vram_gb"])
+    twelve = view("vram_fit", {**form_values(page, "vram_fit")}, "da")["outputs"]["vram_gb"]
+    wait_for_output(page, "vram_fit", "vram_gb", twelve)
     page.wait_for_url(re.compile(r"#kw-vram-fit-1/.*gpus=12"))  # written once the reader pauses
     shared = page.url
     page.goto("about:blank")
     page.goto(shared)
-    wait_for_output(page, "vram_fit", "vram_gb", "1.152 GB")
+    wait_for_output(page, "vram_fit", "vram_gb", twelve)
     assert widget(page, "vram_fit").locator('[name="gpus"]').input_value() == "12"
 
 
 def test_a_hostile_fragment_never_injects_markup(live, page, server) -> None:
-    page.goto(server.url + "scale-out/#kw-vram-fit-1/model=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E;"
+    page.goto(server.url + ARTICLE["da"] + "#kw-vram-fit-1/model=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E;"
               "gpus=%3Cscript%3Ealert(2)%3C%2Fscript%3E;evil=1")
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     root = widget(page, "vram_fit")
     root.locator('[data-error-for="gpus"]').wait_for(state="visible", timeout=60000)
-    assert root.locator('[name="model"]').input_value() == "llama-3.1-405b"  # not an option: ignored
+    assert root.locator('[name="model"]').input_value() == presets_view("vram_fit", "da")["neutral"]["model"]  # ignored
     assert page.locator("img, [data-calculator] script").count() == 0
     assert dialogs == []
 
 
 def test_a_blocked_runtime_leaves_the_prerendered_page_with_a_notice(page, server) -> None:
     page.route("**/*.wasm", lambda route: route.abort())
-    page.goto(server.url + "fr/scale-out/")
+    page.goto(server.url + ARTICLE["fr"])
     root = widget(page, "vram_fit")
     static = root.locator('[data-output="vram_gb"]').text_content()
     root.locator('[name="gpus"]').focus()
     page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'error'", timeout=60000)
-    assert root.locator('[data-output="vram_gb"]').text_content() == static == f"768{NNBSP}Go"
+    assert root.locator('[data-output="vram_gb"]').text_content() == static == \
+        presets_view("vram_fit", "fr")["outputs"]["vram_gb"]
     status = root.locator("[data-status]")
-    assert status.text_content() == status.get_attribute("data-text-error")
-    assert "précalculé" in status.text_content()
+    assert status.text_content() == status.get_attribute("data-text-error") == text("fr", strings.UI["state_error"])
     assert page.locator("h1").is_visible()
 
 
@@ -196,7 +208,7 @@ def test_a_wasm_served_with_another_type_still_runs(browser, site_dir) -> None:
         context = browser.new_context(bypass_csp=True)
         try:
             tab = context.new_page()
-            tab.goto(wrong.url + "scale-out/")
+            tab.goto(wrong.url + ARTICLE["da"])
             tab.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
             tab.wait_for_function("document.querySelector('[data-calculator]').dataset.state !== 'loading'",
                                   timeout=60000)
@@ -214,15 +226,15 @@ def test_a_wasm_that_does_not_compile_is_an_error_state_not_a_hang(browser, serv
         tab = context.new_page()
         tab.route("**/pyodide.asm.wasm", lambda route: route.fulfill(
             status=200, body=b"not WebAssembly", content_type="application/wasm"))
-        tab.goto(server.url + "scale-out/")
+        tab.goto(server.url + ARTICLE["da"])
         tab.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
         tab.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'error'",
                               timeout=30000)
         root = tab.locator('[data-calculator="vram_fit"]')
-        assert root.locator('[data-output="vram_gb"]').text_content() == "768 GB"
+        assert root.locator('[data-output="vram_gb"]').text_content() == presets_view("vram_fit", "da")["outputs"][
+            "vram_gb"]
         status = root.locator("[data-status]")
-        assert status.text_content() == status.get_attribute("data-text-error")
-        assert status.text_content().startswith("Live-beregneren kunne ikke starte")
+        assert status.text_content() == status.get_attribute("data-text-error") == text("da", strings.UI["state_error"])
     finally:
         context.close()
 
@@ -232,10 +244,12 @@ def test_replicas_take_the_computed_node_rate_until_one_is_typed(live, lang: str
     page = live(lang)
     root = widget(page, "replicas")
     computed = root.locator('[data-output="node_tokens_per_s"]').text_content()
-    assert computed == view("throughput", {}, lang)["outputs"]["node_tokens_per_s"]  # prerendered: computed
+    assert computed == presets_view("replicas", lang)["outputs"]["node_tokens_per_s"]  # prerendered: computed
+    typed = view("replicas", {**form_values(page, "replicas"), "node_tokens_per_s": "1000"}, lang)["outputs"]
+    assert typed["node_tokens_per_s"] != computed
     set_value(page, "replicas", "node_tokens_per_s", "1000")
-    wait_for_output(page, "replicas", "node_tokens_per_s", "1.000 tok/s")
-    assert root.locator('[data-output="replicas"]').text_content() == "2 noder"
+    wait_for_output(page, "replicas", "node_tokens_per_s", typed["node_tokens_per_s"])
+    assert root.locator('[data-output="replicas"]').text_content() == typed["replicas"]
     set_value(page, "replicas", "gpus", "4")
     set_value(page, "replicas", "node_tokens_per_s", "0")
     expected = view("replicas", form_values(page, "replicas"), lang)["outputs"]["node_tokens_per_s"]

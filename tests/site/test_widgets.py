@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 import calculators
-from tests.conftest import ROOT, build_site
-from tests.support.html import Page
 from harness.site import copy_project
-from widgets import numbers, view
+from tests.conftest import ROOT, build_site
+from tests.support.content import DocPage, nav_pages, page_with
+from tests.support.html import Page
+from widgets import numbers, strings, view
+from widgets.messages import text
+from wiki import catalogs as catalog_module
 from wiki.catalogs import check
-from wiki.embed import find_embeds
+from wiki.embed import EmbedError, body_start_line, render_embeds
+from wiki.render import BUILD_TABLE_GPUS
 
-ARTICLE = {"da": ("scale-out/index.html", "docs/scale-out.md"), "fr": ("fr/scale-out/index.html", "docs/scale-out.fr.md")}
-NNBSP, NBSP = "\u202f", "\u00a0"
+pytestmark = pytest.mark.content
+
+PAGE = page_with("vram_fit", "scaling")  # the nav's first page with the widgets the tests below look at
+ARTICLE = {lang: (PAGE.built(lang), PAGE.rel_source(lang)) for lang in PAGE.langs}
+WITH_WIDGETS = [(page, lang) for page in nav_pages() for lang in page.langs if page.widgets(lang)]
 
 
 def outputs(page: Page, root_id: str) -> dict[str, str]:
@@ -31,13 +40,10 @@ def outputs(page: Page, root_id: str) -> dict[str, str]:
     return {k: html.unescape(v) for k, v in found.items()}
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
-def test_every_embed_is_prerendered_from_calculators_run(site_dir: Path, lang: str) -> None:
-    built, source = ARTICLE[lang]
-    page = Page(site_dir / built)
-    embeds = [e for _, _, e in find_embeds((ROOT / source).read_text(encoding="utf-8"), source)]
-    widgets = [e for e in embeds if e.kind == "calculator"]
-    assert {e.name for e in widgets} >= {"vram_fit", "scaling"}  # the two the tests below look at
+@pytest.mark.parametrize(("doc", "lang"), WITH_WIDGETS, ids=[f"{d.slug}-{lang}" for d, lang in WITH_WIDGETS])
+def test_every_embed_is_prerendered_from_calculators_run(site_dir: Path, doc: DocPage, lang: str) -> None:
+    page = Page(site_dir / doc.built(lang))
+    widgets = doc.widgets(lang)
     roots = page.find("div", **{"data-state": "static"})
     assert [r["data-calculator"] for r in roots] == [e.name for e in widgets]  # the source's order
     for embed, root in zip(widgets, roots, strict=True):
@@ -46,41 +52,42 @@ def test_every_embed_is_prerendered_from_calculators_run(site_dir: Path, lang: s
         expected = view(embed.name, embed.presets, lang)
         shown = outputs(page, root["id"])
         assert shown["verdict"] == expected["verdict_text"] and expected["verdict"] == result["verdict"]
-        for key, text in expected["outputs"].items():
-            assert shown[key] == text, (embed.name, key)
+        for key, value in expected["outputs"].items():
+            assert shown[key] == value, (embed.name, key)
         assert shown["explanation"] == expected["explanation"]
 
 
-@pytest.mark.parametrize(("lang", "expected"), [
-    ("da", {"vram_gb": "768 GB", "weights_gb": "406 GB", "weights_share": f"52,8{NBSP}%",
-            "kv_bytes_per_token": "516,1 kB", "kv_gb": "541 GB", "kv_budget_gb": "310 GB", "max_concurrency": "18 anmodninger",
-            "max_context": "18.769 tokens"}),
-    ("fr", {"vram_gb": f"768{NNBSP}Go", "weights_gb": f"406{NNBSP}Go", "weights_share": f"52,8{NBSP}%",
-            "kv_bytes_per_token": f"516,1{NNBSP}ko", "kv_gb": f"541{NNBSP}Go", "kv_budget_gb": f"310{NNBSP}Go",
-            "max_concurrency": f"18{NBSP}requêtes", "max_context": f"18{NNBSP}769{NBSP}tokens"}),
-])
-def test_405b_fp8_fits_the_weights_not_the_workload(site_dir: Path, lang: str, expected: dict[str, str]) -> None:
-    page = Page(site_dir / ARTICLE[lang][0])
-    root = page.find("div", **{"data-calculator": "vram_fit"})[0]
-    shown = outputs(page, root["id"])
-    assert {k: shown[k] for k in expected} == expected
-    # the requested load (32 requests of 32k) does not fit: the verdict says so (issue #12), not "tight"
-    assert page.find("strong", **{"data-output": "verdict", "data-verdict": "does_not_fit"})
-    # the explanation cites the numbers: weights fit, KV cache for the target does not
-    for number in (expected["weights_gb"], expected["kv_gb"], expected["kv_budget_gb"]):
-        assert number in shown["explanation"]
+def placed_widgets(doc: DocPage, lang: str) -> list[tuple[str, str]]:
+    """(section anchor id, calculator) of every widget of a page's source, in the page's order."""
+    from wiki.checks.prose import read
+
+    return [(section.id, embed.name) for section in read(doc.source(lang), lang).sections
+            for embed in section.embeds if embed.kind == "calculator"]
 
 
-@pytest.mark.parametrize(("lang", "efficiency"), [("da", f"45,9{NBSP}%"), ("fr", f"45,9{NBSP}%")])
-def test_scaling_widget_shows_the_case_its_paragraph_warns_about(site_dir: Path, lang: str, efficiency: str) -> None:
-    """TP across 2 x 8 GPUs on IB 200: below the 60 % line, "restructure" (the paragraph above it)."""
-    page = Page(site_dir / ARTICLE[lang][0])
-    root = page.find("div", **{"data-calculator": "scaling"})[0]
-    assert outputs(page, root["id"])["efficiency"] == efficiency
-    assert page.find("strong", **{"data-output": "verdict", "data-verdict": "restructure"})
+LEDGER = [claim for claim in yaml.safe_load((ROOT / "claims.yml").read_text(encoding="utf-8")) if claim.get("widget")]
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("claim", LEDGER, ids=[claim["id"] for claim in LEDGER])
+def test_a_widget_shows_the_verdict_the_ledger_states(site_dir: Path, claim: dict) -> None:
+    """claims.yml states what the widget of a claim's section concludes with its presets: the built page shows
+    that verdict, with the explanation Python writes for it."""
+    doc = DocPage(f"{claim['page']}.md", PAGE.langs)
+    for lang in doc.langs:
+        placed = placed_widgets(doc, lang)
+        name = claim["widget"].get("name") or next(n for section, n in placed if section == claim["section"])
+        position = placed.index((claim["section"], name))
+        index = sum(1 for _section, n in placed[:position] if n == name)  # its rank among the page's `name` widgets
+        page = Page(site_dir / doc.built(lang))
+        root = page.find("div", **{"data-calculator": name})[index]
+        expected = view(name, doc.presets(name, lang, index), lang)
+        assert expected["verdict"] == claim["widget"]["verdict"], (lang, name)
+        chunk = page.source[page.source.index(f'id="{root["id"]}"'):]
+        assert f'data-verdict="{claim["widget"]["verdict"]}"' in chunk[:chunk.index("data-copy-link")]
+        assert outputs(page, root["id"])["explanation"] == expected["explanation"]
+
+
+@pytest.mark.parametrize("lang", PAGE.langs)
 def test_missing_tables_are_filled_and_labelled(site_dir: Path, lang: str) -> None:
     page = Page(site_dir / ARTICLE[lang][0])
     assert "<!-- placeholder" not in page.source
@@ -89,60 +96,91 @@ def test_missing_tables_are_filled_and_labelled(site_dir: Path, lang: str) -> No
     cells = re.findall(r"<td data-efficiency>([^<]*)</td>", scaling)
     rows = calculators.table({})
     assert cells == [numbers.percent(r["efficiency"], lang, 0) for r in rows]
-    assert cells[3] == f"73{NBSP}%" and cells[5] == f"65{NBSP}%"  # the article's two data points
-    caption = re.search(r"<caption[^>]*>(.*?)</caption>", scaling, re.S)[1]
-    assert {"da": "Projektion", "fr": "Projection"}[lang] in caption
-    build = page.source[page.source.index('data-table="single_node_build"'):]
+    caption = html.unescape(re.search(r"<caption[^>]*>(.*?)</caption>", scaling, re.S)[1])
+    assert caption.startswith(text(lang, strings.UI["projection"]).split("{assumptions}")[0])  # says: a projection
+    build = html.unescape(page.source[page.source.index('data-table="single_node_build"'):])
     build = build[: build.index("</table>")]
-    assert "RTX Pro 6000 Blackwell" in build and numbers.gigabytes(768, lang) in build
+    for gpu in (calculators.GPUS[gpu_id] for gpu_id in BUILD_TABLE_GPUS):  # a node of eight of each
+        assert gpu["name"] in build and numbers.gigabytes(8 * gpu["memory_gb"], lang) in build
 
 
-@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("lang", PAGE.langs)
 def test_form_fields_come_from_the_spec_with_localized_presets(site_dir: Path, lang: str) -> None:
     page = Page(site_dir / ARTICLE[lang][0])
     root_id = page.find("div", **{"data-calculator": "vram_fit"})[0]["id"]
     names = [a["name"] for t, a in page.tags if t in {"input", "select"} and a.get("id", "").startswith(root_id)]
     assert names == [f["name"] for f in calculators.CALCULATORS["vram_fit"]["inputs"]]
-    context = page.find("input", id=f"{root_id}-context")[0]
-    assert context["value"] == {"da": "32.768", "fr": f"32{NNBSP}768"}[lang]
-    assert page.find("input", id=f"{root_id}-weights_limit")[0]["value"] == f"70{NBSP}%"  # a share, as its help says
+    shown = view("vram_fit", PAGE.presets("vram_fit", lang), lang)["inputs"]  # the presets, as the form writes them
+    for field in ("context", "weights_limit"):
+        assert page.find("input", id=f"{root_id}-{field}")[0]["value"] == shown[field]
+    assert "%" in shown["weights_limit"]  # a share, as its help says
 
 
 def test_catalogs_are_complete() -> None:
     assert check(("da", "fr")) == []
 
 
-@pytest.mark.parametrize(("block", "message"), [
-    ("```calculator vram_fitt\n```", "docs/scale-out.fr.md:{line}: unknown calculator 'vram_fitt'"),
-    ("```calculator vram_fit\nmodell: llama-3.1-405b\n```", "docs/scale-out.fr.md:{line}: vram_fit: input 'modell': unknown_input"),
-    ("```calculator vram_fit\nmodel: llama-9\n```", "docs/scale-out.fr.md:{line}: vram_fit: input 'model': unknown_choice"),
-    ("```calculator vram_fit\ngpus: many\n```", "docs/scale-out.fr.md:{line}: vram_fit: input 'gpus': not_a_number"),
-])
-def test_a_broken_embed_fails_the_build_with_page_and_line(tmp_path: Path, block: str, message: str) -> None:
-    copy_project(tmp_path)
-    page = tmp_path / "docs" / "scale-out.fr.md"
-    text = page.read_text(encoding="utf-8")
-    line = text.count("\n") + 2
-    page.write_text(text + "\n" + block + "\n", encoding="utf-8")
-    result = build_site(tmp_path / "out", tmp_path / "mkdocs.yml")
-    assert result.returncode != 0
-    assert message.format(line=line) in result.stdout + result.stderr
+BROKEN = [
+    ("```calculator vram_fitt\n```", "{page}:{line}: unknown calculator 'vram_fitt'"),
+    ("```calculator vram_fit\nmodell: llama-3.1-405b\n```", "{page}:{line}: vram_fit: input 'modell': unknown_input"),
+    ("```calculator vram_fit\nmodel: llama-9\n```", "{page}:{line}: vram_fit: input 'model': unknown_choice"),
+    ("```calculator vram_fit\ngpus: many\n```", "{page}:{line}: vram_fit: input 'gpus': not_a_number"),
+]
 
 
-@pytest.mark.parametrize("msgstr", ["{value par an", "{value!r} par an", "{value.__class__} par an",
-                                    "{value:>50000} par an"])
-def test_a_bad_placeholder_in_a_catalog_stops_the_build_at_its_po_line(tmp_path: Path, msgstr: str) -> None:
-    copy_project(tmp_path)
-    po = tmp_path / "i18n" / "fr" / "LC_MESSAGES" / "messages.po"
+@pytest.mark.parametrize(("block", "message"), BROKEN)
+def test_a_broken_embed_is_reported_with_page_and_line(block: str, message: str) -> None:
+    """What the build's hook reads (`render_embeds`, as `on_page_markdown` calls it) for a broken fence at the end
+    of a real page. The build stopping on it, end to end: the fixture `build-broken-calculator-embed` of
+    tests/checks/test_checks.py."""
+    from mkdocs.utils.meta import get_data
+
+    lang = PAGE.langs[-1]
+    source = PAGE.source(lang).read_text(encoding="utf-8") + "\n" + block + "\n"
+    line = source.count("\n") - block.count("\n")
+    written, _meta = get_data(source)
+    with pytest.raises(EmbedError) as broken:
+        render_embeds(written, lang, PAGE.rel_source(lang), body_start_line(source))
+    assert str(broken.value.problem).startswith(message.format(page=PAGE.rel_source(lang), line=line))
+
+
+BAD_PLACEHOLDERS = ["{value par an", "{value!r} par an", "{value.__class__} par an", "{value:>50000} par an"]
+
+
+def with_translation(i18n: Path, lang: str, msgid: str, msgstr: str) -> int:
+    """Set one translation in a copy of the catalogs; return the line of its msgstr."""
+    po = i18n / lang / "LC_MESSAGES" / "messages.po"
     lines = po.read_text(encoding="utf-8").split("\n")
-    index = lines.index('msgid "{value} per year"')
+    index = lines.index(f'msgid "{msgid}"')
     lines[index + 1] = f'msgstr "{msgstr}"'
     po.write_text("\n".join(lines), encoding="utf-8")
+    return index + 1
+
+
+@pytest.mark.parametrize("msgstr", BAD_PLACEHOLDERS)
+def test_a_bad_placeholder_in_a_catalog_is_reported_at_its_po_line(tmp_path: Path, msgstr: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog check the build runs first (`on_config`), on a copy of the catalogs."""
+    i18n = tmp_path / "i18n"
+    shutil.copytree(ROOT / "i18n", i18n, ignore=shutil.ignore_patterns("*.mo"))
+    line = with_translation(i18n, "fr", "{value} per year", msgstr)
+    monkeypatch.setattr(catalog_module, "ROOT", tmp_path)
+    monkeypatch.setattr(catalog_module, "I18N", i18n)
+    monkeypatch.setattr(catalog_module, "TEMPLATE", i18n / "messages.pot")
+    found = [str(problem) for problem in check(PAGE.langs)]
+    assert [p for p in found if p.startswith(f"i18n/fr/LC_MESSAGES/messages.po:{line}: translation '{msgstr}'")]
+
+
+def test_a_bad_placeholder_in_a_catalog_stops_the_build_at_its_po_line(tmp_path: Path) -> None:
+    """End to end, once: the build of a copy stops with the catalog's file and line, no traceback, no page."""
+    copy_project(tmp_path)
+    msgstr = BAD_PLACEHOLDERS[0]
+    line = with_translation(tmp_path / "i18n", "fr", "{value} per year", msgstr)
     result = build_site(tmp_path / "out", tmp_path / "mkdocs.yml")
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert f"i18n/fr/LC_MESSAGES/messages.po:{index + 1}: translation '{msgstr}'" in output
-    assert "Traceback" not in output and "docs/scale-out" not in output
+    assert f"i18n/fr/LC_MESSAGES/messages.po:{line}: translation '{msgstr}'" in output
+    assert "Traceback" not in output and "docs/" not in output
 
 
 def test_a_widget_title_takes_the_level_below_the_last_heading() -> None:
