@@ -27,6 +27,13 @@ from harness.server import StaticServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_ENV = "KW_TEST_SITE"  # "<folder>\n<url>": the session's site, as the controller hands it to workers
+KEEP_ENV = "KW_TEST_SITE_DIR"  # build the session's site into this folder and keep it (tests/site/test_editing.py)
+# The tests that read the content (pages, claims.yml, catalogs): what an editor's or a translator's change can
+# break. The editors' fast CI job runs them (`pytest -m "content and not browser"`), and test_editing.py runs
+# them on a copy of the project with an editor's four usual edits.
+CONTENT = ("tests/site/test_build.py", "tests/site/test_widgets.py", "tests/calculators/test_claims.py",
+           "tests/calculators/test_contract.py", "tests/widgets/test_sentences.py",
+           "tests/checks/test_checks.py::test_the_real_repository_has_no_finding")
 
 
 def build_site(
@@ -61,10 +68,13 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):  # an xdist worker: the controller serves the site
         return
     given = config.getoption("--site")
-    folder = given.resolve() if given else Path(tempfile.mkdtemp(prefix="kw-test-site-"))
+    kept = os.environ.get(KEEP_ENV)
+    if kept:
+        Path(kept).mkdir(parents=True, exist_ok=True)
+    folder = given.resolve() if given else Path(kept) if kept else Path(tempfile.mkdtemp(prefix="kw-test-site-"))
     server = StaticServer(folder)
     server.__enter__()  # an idle thread until a test asks for a page
-    config._kw_site = (folder, server, not given)  # noqa: SLF001 - pytest's config carries plugin state
+    config._kw_site = (folder, server, not (given or kept))  # noqa: SLF001 - pytest's config carries plugin state
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_HandSiteToWorkers())
 
@@ -78,10 +88,15 @@ class _HandSiteToWorkers:
         node.workerinput[SITE_ENV] = f"{folder}\n{server.url}"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under `--dist loadgroup`, the tests of a module that share a module-scoped fixture (a copy of the project
-    built once, Pyodide run once under Node) run in one process, so that it is made once."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests of `CONTENT` are marked `content`. Under `--dist loadgroup`, the tests of a module that share a
+    module-scoped fixture (a copy of the project built once, Pyodide run once under Node) run in one process,
+    so that it is made once."""
     for item in items:
+        if item.nodeid.startswith(CONTENT):
+            item.add_marker(pytest.mark.content)
+        if not config.pluginmanager.hasplugin("xdist"):
+            continue
         defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
         if any(fixture[-1].scope == "module" for fixture in defs.values() if fixture):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
@@ -94,6 +109,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         server.__exit__(None, None, None)
         if owned:
             shutil.rmtree(folder, ignore_errors=True)
+            for suffix in (".build.json", ".lock", ".problems.jsonl"):
+                (folder.parent / f"{folder.name}{suffix}").unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,6 @@ from wiki.catalogs import check
 from wiki.embed import EmbedError, body_start_line, render_embeds
 from wiki.render import BUILD_TABLE_GPUS
 
-pytestmark = pytest.mark.content
-
 PAGE = page_with("vram_fit", "scaling")  # the nav's first page with the widgets the tests below look at
 ARTICLE = {lang: (PAGE.built(lang), PAGE.rel_source(lang)) for lang in PAGE.langs}
 WITH_WIDGETS = [(page, lang) for page in nav_pages() for lang in page.langs if page.widgets(lang)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,16 @@ def view_in(root: Path, name: str, inputs: dict[str, Any], lang: str) -> dict[st
     result = subprocess.run([sys.executable, "-c", code], cwd=root, input=json.dumps([name, inputs, lang]),
                             capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(root)})
     return json.loads(result.stdout)
+
+
+def full_copy(target: Path) -> Path:
+    """A copy of the whole project as CI checks it out: what the build reads (`copy_project`), the claims
+    ledger, the corrections record, the tests and the harness; `node_modules` and the runtime cache linked."""
+    from harness.site import ROOT, copy_project
+
+    config = copy_project(target)
+    for name in ("claims.yml", "CORRECTIONS.md", "README.md"):
+        shutil.copy(ROOT / name, target / name)
+    for name in ("tests", "harness"):
+        shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return config
