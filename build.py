@@ -5,6 +5,7 @@
     python3 build.py build    set up, write the site to site/
     python3 build.py test     set up (Chromium included), then the whole test suite
     python3 build.py check    set up, then check both languages, the catalogs, the numbers and the links (as CI)
+    python3 build.py summary  what the working tree changes of the pages' numbers and verdicts (--base REF)
     python3 build.py bench    set up, then measure the site against its speed budgets (--lighthouse: scores too)
     python3 build.py smoke    drive the live calculators of an already built site/ as GitHub Pages serves it
     python3 build.py catalogs extract UI strings into i18n/messages.pot and update the da/fr catalogs
@@ -174,10 +175,26 @@ def run_with_browser(module: str, *args: str) -> None:
     run([str(venv_bin("python")), "-m", module, *args], env={"CHROMIUM": chromium})
 
 
+# How the suite runs: two processes (pytest-xdist; a module's shared copy of the project stays in one, the
+# session's site is built once for both: tests/conftest.py) and the 25 slowest tests printed at the end.
+# `build.py test -n 0` (or any -n / -p no:xdist / --durations of your own) overrides them.
+TEST_OPTIONS = {"-n": ["-n", "2", "--dist", "loadgroup"], "--durations": ["--durations=25"]}
+
+
+def pytest_options(given: list[str]) -> list[str]:
+    """`TEST_OPTIONS` that `given` does not set itself (`-p no:xdist` turns the processes off), then `given`."""
+    added = []
+    for flag, options in TEST_OPTIONS.items():
+        mine = any(arg == flag or arg.startswith(flag + "=") or (flag == "-n" and arg == "no:xdist") for arg in given)
+        if not mine:
+            added += options
+    return [*added, *given]
+
+
 def cmd_test(args: argparse.Namespace) -> None:
     """Set up (Chromium, nginx and Apache included), then run the whole pytest suite."""
     ensure_host_servers()
-    run_with_browser("pytest", *args.pytest_args)
+    run_with_browser("pytest", *pytest_options(args.pytest_args))
 
 
 def cmd_smoke(args: argparse.Namespace) -> None:
@@ -194,6 +211,13 @@ def cmd_check(_: argparse.Namespace) -> None:
     setup()
     run([str(venv_bin("python")), "-m", "wiki.checks"])
     log("check passed: both languages, the catalogs, the numbers and the links agree")
+
+
+def cmd_summary(args: argparse.Namespace) -> None:
+    """Set up, then list what the working tree changes of each page's widget values, verdicts and claims
+    against `--base` (Markdown; also appended to $GITHUB_STEP_SUMMARY when set)."""
+    setup()
+    run([str(venv_bin("python")), "-m", "wiki.checks.summary", "--base", args.base])
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
@@ -239,6 +263,9 @@ def parser() -> argparse.ArgumentParser:
     test = sub.add_parser("test", help="run the whole test suite")
     test.set_defaults(func=cmd_test)
     sub.add_parser("check", help="check languages, catalogs, numbers, claims, links").set_defaults(func=cmd_check)
+    summary = sub.add_parser("summary", help="the pages' numbers and verdicts changed against a base commit")
+    summary.add_argument("--base", default="origin/main", help="the commit or branch to compare with")
+    summary.set_defaults(func=cmd_summary)
     sub.add_parser("bench", help="measure the site against its budgets").set_defaults(func=cmd_bench)
     smoke = sub.add_parser("smoke", help="use the live calculators of a built site as GitHub Pages serves it")
     smoke.add_argument("site", nargs="?", default=str(SITE))
