@@ -3,7 +3,9 @@
 The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`, then the source:
 
 - `cache`: `kw-<digest>`, a digest of every file the worker keeps (and of its own source), so a build
-  that changes anything is a new `sw.js`, installs a new cache and deletes the old one;
+  that changes anything is a new `sw.js`, installs a new cache and deletes the old one; the worker
+  names its cache `kw:<its scope's path>:kw-<digest>`, so that two sites on one origin (two GitHub
+  Pages project sites) never delete each other's;
 - `shell`: what is cached at install (~0.1 MB over the wire once the page has loaded): every page
   of both languages, the theme's assets without source maps, the sitemap;
 - `later`: what only a search loads (each language's index, the Lunr scripts of the site's
@@ -18,6 +20,9 @@ The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`,
 
 URLs are relative to the site root, so the site works under a sub-path. `mkdocs serve` gets no
 service worker (its pages change under live reload).
+
+Beside it, `offline-messages.json`: what `offline.js` says on the page, in each language, while the
+worker's install failed and waits to be tried again (read only then; not part of the shell).
 """
 
 from __future__ import annotations
@@ -27,10 +32,13 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from widgets import strings
+from widgets.messages import text
 from wiki.runtime import Runtime
 
 SOURCE = Path(__file__).resolve().parent / "sw.js"
 SCRIPT = "sw.js"
+MESSAGES = "offline-messages.json"
 LEFT_OUT = ("pyodide/", "bench-")
 LEFT_OUT_SUFFIXES = (".map", ".gz")
 LUNR = "assets/javascripts/lunr/"
@@ -87,8 +95,15 @@ def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]
             "gzipped": gzipped}
 
 
+def messages(languages: Iterable[str]) -> dict[str, dict[str, str]]:
+    """What `offline.js` may say on the page, per language (the catalogs' texts)."""
+    return {lang: {"install_failed": text(lang, strings.UI["offline_install_failed"])} for lang in languages}
+
+
 def write_service_worker(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> Path:
-    """Write `site_dir/sw.js` for this build; return its path."""
+    """Write `site_dir/sw.js` (and `offline-messages.json`) for this build; return the worker's path."""
+    languages = tuple(languages)
+    (site_dir / MESSAGES).write_text(json.dumps(messages(languages), ensure_ascii=False), encoding="utf-8")
     data = build_data(site_dir, runtime, languages)
     target = site_dir / SCRIPT
     target.write_text(f"const BUILD = {json.dumps(data, separators=(',', ':'))};\n" + SOURCE.read_text(

@@ -18,8 +18,16 @@
 //   decompressed: a later boot reads it without inflating 14 MB on its worker's thread first
 //   (warm visits, four alternated rounds of five: the reader's input → first result 426 ms, 474 before).
 // - Anything else goes to the network as if there were no service worker.
+// - Caches belong to the origin, which several sites may share (two GitHub Pages project sites of one
+//   account: /a/ and /b/): this site's cache is named after its scope (`CACHE`), and only this site's
+//   caches are ever deleted here (the old builds' of the same scope), never another site's.
+// - An install that fails (one file that does not download) keeps what it cached: the next try, which
+//   offline.js makes later with a growing delay, fetches only what is missing.
 
 const SCOPE = new URL("./", self.location).href;
+const PREFIX = `kw:${new URL(SCOPE).pathname}:`;
+const CACHE = PREFIX + BUILD.cache;
+const INSTALL_FETCHES = 6; // the shell's files fetched at once at install
 const absolute = (path) => new URL(path, SCOPE).href;
 const SHELL = BUILD.shell.map(absolute);
 const SHELL_SET = new Set(SHELL);
@@ -52,12 +60,44 @@ function addRoutes(event) {
   return event.addRoutes([cached(path + "pyodide/*"), ...assets, ...pages]);
 }
 
+/**
+ * Fetch and cache each of `hrefs` not held yet, INSTALL_FETCHES at a time, each as it arrives; fails,
+ * once every fetch has ended, if one did not come whole (what came stays for the next try).
+ */
+async function cacheAll(cache, hrefs) {
+  const missing = [];
+  for (const href of hrefs) if (!(await cache.match(href))) missing.push(href);
+  const failed = [];
+  const next = async () => {
+    for (let href = missing.shift(); href; href = missing.shift()) {
+      try {
+        // `no-cache`: the new build's files, not what the HTTP cache may still hold of the old one.
+        const response = await fetch(href, { cache: "no-cache" });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        await cache.put(href, response);
+      } catch (error) {
+        failed.push(`${href}: ${error?.message ?? error}`); // the install fails below, naming it
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: INSTALL_FETCHES }, next));
+  if (failed.length) throw new Error(`not cached: ${failed.join("; ")}`);
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
+    // No static routing here, or rules it refuses: the fetch handler below serves the same files.
     if (event.addRoutes) await addRoutes(event).catch(() => {});
-    const cache = await caches.open(BUILD.cache);
-    // `no-cache`: the new build's files, not what the HTTP cache may still hold of the old one.
-    await cache.addAll(SHELL.map((href) => new Request(href, { cache: "no-cache" })));
+    const cache = await caches.open(CACHE);
+    try {
+      await cacheAll(cache, SHELL);
+    } catch (error) {
+      // The install fails; the pages hear why first (offline.js puts it on html[data-kw-offline-error]).
+      for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
+        client.postMessage({ type: "install-failed", error: String(error?.message ?? error) });
+      }
+      throw error;
+    }
     // Runtime files are immutable by their path: those an earlier build's cache holds are carried over.
     for (const href of Object.values(RUNTIME).flat()) {
       const held = await caches.match(href);
@@ -67,10 +107,15 @@ self.addEventListener("install", (event) => {
   })());
 });
 
+// A cache of the builds before scoped names ("kw-<digest>") is this site's if it holds this site's home page.
+async function olderOfThisSite(name) {
+  return /^kw-[0-9a-f]{16}$/.test(name) && Boolean(await (await caches.open(name)).match(SCOPE));
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name.startsWith("kw-") && name !== BUILD.cache) await caches.delete(name);
+      if (name !== CACHE && (name.startsWith(PREFIX) || await olderOfThisSite(name))) await caches.delete(name);
     }
     await self.clients.claim();
   })());
@@ -80,13 +125,14 @@ self.addEventListener("activate", (event) => {
 // comes), else (offline, a page this build does not have) the error page of its language.
 async function page(event) {
   const { request } = event;
-  const cache = await caches.open(BUILD.cache);
+  const cache = await caches.open(CACHE);
   const held = await cache.match(request, { ignoreSearch: true });
   if (held) return held;
   try {
     const response = await fetch(request);
     const key = request.url.split(/[?#]/)[0];
     if (LATER_SET.has(key) && response.status === 200 && response.type === "basic") {
+      // Not kept (a full disk, a body cut off): the reader has the page; the next visit online keeps it.
       event.waitUntil(cache.put(key, response.clone()).catch(() => {}));
     }
     return response;
@@ -101,18 +147,20 @@ async function page(event) {
 // A runtime file (by its URL) or a file of search (without its query): from the cache, else fetched (the
 // request keeps the client's abort signal and cache mode) and cached on the way under `key` if whole.
 async function keptOnFetch(event, key) {
-  const cache = await caches.open(BUILD.cache);
+  const cache = await caches.open(CACHE);
   const held = await cache.match(key);
   if (held) return held;
   const response = await fetch(event.request);
   if (response.status === 200 && response.type === "basic") {
+    // A download cut off (the reader left; the HTTP cache keeps its bytes for a Range request) or a full
+    // disk: not kept now. The client has its response either way, and "keep" copies the file later.
     event.waitUntil(cache.put(key, kept(key, response.clone())).catch(() => {}));
   }
   return response;
 }
 
 async function shellFile(request) {
-  const held = await caches.match(request.url, { cacheName: BUILD.cache });
+  const held = await caches.match(request.url, { cacheName: CACHE });
   return held || fetch(request);
 }
 
@@ -135,7 +183,7 @@ self.addEventListener("fetch", (event) => {
 // "keep" (after a boot): copy the runtime files the HTTP cache holds into this build's cache (no
 // network: `only-if-cached`), then answer whether the calculators can now boot offline.
 async function keepRuntime() {
-  const cache = await caches.open(BUILD.cache);
+  const cache = await caches.open(CACHE);
   const held = new Set();
   for (const href of Object.values(RUNTIME).flat()) {
     if (await cache.match(href)) {
@@ -161,6 +209,6 @@ self.addEventListener("message", (event) => {
   const [port] = event.ports;
   event.waitUntil(keepRuntime().then(
     (offline) => port?.postMessage({ type: "kept", offline }),
-    () => port?.postMessage({ type: "kept", offline: false }),
+    (error) => port?.postMessage({ type: "kept", offline: false, error: String(error?.message ?? error) }),
   ));
 });

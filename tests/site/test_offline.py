@@ -1,6 +1,7 @@
 """The service worker (wiki/offline.py, wiki/sw.js): after one visit both languages read offline and
-calculate offline, a second visit asks the host for nothing but the worker's update check, and a new
-build replaces the old cache.
+calculate offline, a second visit asks the host for nothing but the worker's update check, a new
+build replaces the old cache, two sites on one origin keep their own caches, and a failed install is
+tried again later, says so on the page, and fetches only what it missed.
 
 The site is served by the bench host without its `_headers` (every file revalidated, as on a host with
 no cache lifetimes): what the browser does not ask the host for, the service worker answered."""
@@ -17,11 +18,11 @@ from urllib.parse import urlparse
 import pytest
 
 from harness.chromium import ARGS as CHROMIUM_ARGS
-from harness.host import Host
+from harness.host import Fault, Host
+from harness.site import runtime_config
 from tests.site.test_browser import search
 from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
-from harness.site import runtime_config
-from widgets import view
+from widgets import messages, strings, view
 from wiki import offline
 from wiki.runtime import SPARSE_MAGIC, Runtime
 
@@ -68,6 +69,11 @@ def kept_for_offline(page) -> None:
     page.wait_for_selector('html[data-kw-offline="runtime"]', state="attached", timeout=60000)
 
 
+def cache_name(scope_path: str, site: Path) -> str:
+    """The name of the service worker's cache of the build in `site`, served at `scope_path` (sw.js)."""
+    return f"kw:{scope_path}:{build_data(site)['cache']}"
+
+
 def test_after_one_visit_both_languages_read_and_calculate_offline(browser, reader, site_dir: Path,
                                                                     tmp_path: Path) -> None:
     page = reader.new_page()
@@ -102,8 +108,8 @@ def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader,
         assert second.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
         # The snapshot came gzipped; the cache keeps it decompressed, so that this boot did not inflate it.
         snapshot = host.url + runtime_config(site_dir)["snapshot"]
-        head = second.evaluate("async (url) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, 8)]",
-                               snapshot)
+        head = second.evaluate(
+            "async (url) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, 8)]", snapshot)
         assert bytes(head) == SPARSE_MAGIC
 
 
@@ -166,9 +172,9 @@ def test_a_new_build_replaces_the_old_cache_and_keeps_the_runtime_without_downlo
         page = reader.new_page()
         live_result(page, host.url + ARTICLE["fr"], "fr")
         kept_for_offline(page)
-        assert page.evaluate(CACHES) == [old]
-        new = rebuilt(site)
-        assert new != old
+        assert page.evaluate(CACHES) == [f"kw:/:{old}"]
+        new = f"kw:/:{rebuilt(site)}"
+        assert new != f"kw:/:{old}"
         host.counter.reset()
         page.goto(host.url + ARTICLE["da"])  # a navigation: the browser checks sw.js and finds the new build
         for _ in range(100):
@@ -208,3 +214,67 @@ def test_under_save_data_nothing_is_downloaded_for_the_cache_and_the_calculators
     reader.set_offline(True)
     live_result(page, base + ARTICLE["fr"], "fr")
     assert page.locator("html").get_attribute("data-kw-boot") == "plain"
+
+
+def linked_copy(site_dir: Path, target: Path) -> Path:
+    """A copy of the built site without `_headers`, its runtime (the large files) hard-linked."""
+    def copy(source: str, destination: str) -> None:
+        if "/pyodide/" in source:
+            os.link(source, destination)
+        else:
+            shutil.copy2(source, destination)
+
+    shutil.copytree(site_dir, target, copy_function=copy)
+    (target / "_headers").unlink()
+    return target
+
+
+def test_two_sites_on_one_origin_keep_their_own_caches_and_each_reads_offline(
+        reader, site_dir: Path, tmp_path: Path) -> None:
+    """Two builds served at /a/ and /b/ of one origin (two GitHub Pages project sites of one account): the
+    second one's service worker does not delete the first one's cache, which still calculates offline."""
+    origin = tmp_path / "origin"
+    first = linked_copy(site_dir, origin / "a")
+    second = linked_copy(site_dir, origin / "b")
+    rebuilt(second)  # another build: another cache name
+    page = reader.new_page()
+    with Host(origin) as host:
+        live_result(page, host.url + "a/" + ARTICLE["da"], "da")
+        kept_for_offline(page)
+        live_result(page, host.url + "b/" + ARTICLE["fr"], "fr")
+        kept_for_offline(page)
+        assert sorted(page.evaluate(CACHES)) == sorted([cache_name("/a/", first), cache_name("/b/", second)])
+        base = host.url
+    reader.set_offline(True)
+    live_result(page, base + "a/" + ARTICLE["fr"], "fr")
+    assert page.locator("html").get_attribute("data-kw-boot") == "snapshot"
+    assert page.locator("#kw-new-build").count() == 0  # the first site's own page, from its own cache
+
+
+def test_a_failed_install_is_tried_again_later_says_so_and_fetches_only_what_it_missed(
+        reader, site_dir: Path, tmp_path: Path) -> None:
+    """One shell file refused at install: the page says that offline reading is not set up (in its
+    language, from the catalogs), a page opened before the retry's time does not install again, and the
+    retry fetches the file it missed, not the whole shell again."""
+    reader.add_init_script("globalThis.kwLimits = {installRetry: [5000]};")
+    page = reader.new_page()
+    with Host(served_copy(site_dir, tmp_path / "site")) as host:
+        host.faults["/fr/"] = Fault("refuse", times=1)  # the French home page, one of the shell's files
+        page.goto(host.url + ARTICLE["da"])
+        page.wait_for_selector('html[data-kw-offline="retrying"]', state="attached", timeout=60000)
+        notice = page.locator("#kw-offline-notice")
+        notice.wait_for(timeout=10000)
+        assert notice.text_content() == messages.text("da", strings.UI["offline_install_failed"])
+        assert "/fr/" in page.locator("html").get_attribute("data-kw-offline-error")
+        page.goto(host.url + ARTICLE["fr"])  # before the retry's time
+        page.wait_for_load_state("networkidle")
+        host.counter.reset()
+        page.locator("#kw-offline-notice").wait_for(timeout=10000)
+        wanted = messages.text("fr", strings.UI["offline_install_failed"])
+        assert page.locator("#kw-offline-notice").text_content() == wanted
+        assert "/sw.js" not in host.counter.asked
+        page.wait_for_selector('html[data-kw-offline="pages"]', state="attached", timeout=60000)
+        assert page.locator("#kw-offline-notice").count() == 0
+        assert "/fr/" in host.counter.asked
+        assert set(host.counter.asked) <= {"/sw.js", "/fr/", "/offline-messages.json"}, host.counter.asked
+        assert page.evaluate("Object.keys(localStorage).filter((key) => key.startsWith('kw-offline-retry'))") == []

@@ -1,19 +1,37 @@
 // Module Web Worker running the calculators' Python in Pyodide (self-hosted, same origin only).
 // Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
 // streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
-// sets the pace, not their sum.
+// sets the pace, not their sum. Which boot a page gets, and why, is chooseBoot()'s: a page never waits
+// for a snapshot it does not have, and the line is judged only on bytes that crossed it.
+// Once its boot is over (its first answer, settle()) the worker keeps the snapshot for the next page
+// (keepSnapshot): in the background, paused while any page of this origin boots, resumed where it
+// stopped (the HTTP cache keeps a download that was cut off and asks the host for the rest with a Range
+// request).
 // Protocol (the messages both ways, the view it returns, the error reply): widgets/protocol.py, the one
 // description of it. The worker returns plain data (the view of widgets/view.py); the page places it.
 
 const SNAPSHOT_MAGIC = 1886286592; // first u32 of a Pyodide memory snapshot
 // Memory grown once at boot, beyond the snapshot: growing it later (as caches fill) stalls a keystroke.
 const HEAP_HEADROOM = 64 * 2 ** 20;
+// A download reports to the page at least this often while bytes arrive (and at its end), however slow the
+// line: the page gives a boot up only when it stops moving, and 256 KB could take longer than that on a
+// slow line (at 140 kbit/s, 15 s: a boot that was still arriving was declared "could not start").
+const PROGRESS_MS = 250;
+// A snapshot download that delivers no byte for this long is dropped and the boot goes plain, which needs
+// other files: well before the page's own limit (15 s without any progress), which would end the boot.
+// The page may pass a shorter one (its test hook, calculators.js LIMITS).
+const SNAPSHOT_STALL_MS = 5000;
+// Pages of this origin that are booting hold this lock (shared) until their first answer; the snapshot's
+// keeping waits while any does, and pauses when one starts ("booting" on CHANNEL): it never competes with
+// a page that boots, in this tab or another. Any site of the origin shares the reader's line, so one name.
+const BOOT_LOCK = "kw-boot";
+const channel = "BroadcastChannel" in globalThis ? new BroadcastChannel("kw-runtime") : null;
 let python = null;
 // The page compiles pyodide.asm.wasm (compileStreaming: it checks the MIME type, and Chromium's wasm
 // code cache serves warm visits) and posts the module, or the error, right after the boot message.
 let wasmFromPage;
 const compiledWasm = new Promise((resolve, reject) => { wasmFromPage = { resolve, reject }; });
-compiledWasm.catch(() => {});
+compiledWasm.catch(() => {}); // awaited by the boot, which says what failed
 let restoreFiles = null; // puts back files the boot left out (the whole stdlib...), on demand
 
 // Pyodide only console.warn()s when WebAssembly fails to instantiate (for instance a .wasm served
@@ -29,41 +47,136 @@ function failOnWasmWarning(promise) {
   return Promise.race([promise, failed]).finally(() => { console.warn = warn; });
 }
 
-// The snapshot as this browser already holds it (HTTP cache), or null: only-if-cached never touches
-// the network.
-async function cachedSnapshot(config) {
+/**
+ * The response of `url` from this browser's caches (HTTP cache, or the service worker's), or null:
+ * `only-if-cached` never touches the network, and a download that was cut off does not count.
+ * @param {string} url
+ * @returns {Promise<Response|null>}
+ */
+async function held(url) {
   try {
-    const response = await fetch(config.snapshot, { cache: "only-if-cached", mode: "same-origin" });
+    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
     return response.ok ? response : null;
   } catch {
-    return null;
+    return null; // not held: only-if-cached rejects rather than go to the network, and "not held" is the answer
   }
+}
+
+/** Whether every file a plain boot reads besides Pyodide's own is held (held()). */
+async function plainHeld(config) {
+  const responses = await Promise.all([config.stdlib, config.stdlib_later, ...config.wheels].map(held));
+  for (const response of responses) {
+    // Only asked whether it is there: the boot reads it again (from the same cache).
+    response?.body?.cancel().catch(() => {}); // a body that cannot be cancelled is read by no one: nothing lost
+  }
+  return responses.every(Boolean);
 }
 
 // Is the line fast enough for the memory snapshot? It moves ~5 MB more than a plain boot (the stdlib
 // and the wheels) and saves ~1 s of Python start-up (bench --network: at 10 Mbit/s the plain boot is
-// sooner, at 50 the snapshot). Pyodide's JavaScript tells, which both boots need first, so the
-// judging costs no byte and no wait: fast when its 1.25 MB (decoded; 0.26 MB of gzip) arrive at
-// RATE or more, from its first byte on (~40 Mbit/s on a line it shares with the .wasm; the round trip
-// and a busy host's delay before it are left out). Judged here, not on the page: the page's thread is
+// sooner, at 50 the snapshot). Judged on bytes that crossed the line, never on bytes from a cache
+// (a page after the first reads Pyodide's JavaScript from a cache at memory speed: judged on that, a
+// 10 Mbit/s line passed for a fast one and the next page fetched the snapshot over it):
+// - Pyodide's JavaScript, which both boots need first, when it comes over the network: fast when its
+//   1.25 MB (decoded; 0.26 MB of gzip) arrive at RATE or more, from its first byte on (~40 Mbit/s on a
+//   line it shares with the .wasm; the round trip and a busy host's delay before it are left out);
+// - the snapshot's own download when it is kept (keepSnapshot), alone on the line: FAST_LINE or more.
+// The page remembers the last judgement for the origin, with its age (calculators.js, `line`), so that a
+// page whose Pyodide comes from a cache does not guess. Judged here, not on the page: the page's thread is
 // busy when a reader first acts (loopback: its verdict on the .wasm's bytes came 0.3-0.6 s late).
-const RATE = 8000; // decoded bytes per ms
+const RATE = 8000; // decoded bytes per ms of Pyodide's JavaScript
+const FAST_LINE = 5000; // bytes per ms over the line (~40 Mbit/s)
 
-// Imported as soon as the worker is asked to boot (the page is already downloading the .wasm); the
-// larger one fetched first, timed, then imported from the HTTP cache (/pyodide/ is immutable). With the
-// snapshot already here (`cached`) there is no line to judge: both are imported at once.
-function importModules(config, cached) {
-  let answered = 0;
-  const asm = cached ? Promise.resolve(null) : fetch(config.asm).then((response) => {
-    answered = performance.now();
-    return response.arrayBuffer();
+/**
+ * How `url`'s last download crossed the network (Resource Timing), or null when its bytes came from a
+ * cache or through a service worker (which cannot say where it got them).
+ * @param {string} url
+ * @returns {{encoded: number, decoded: number, ms: number}|null}
+ */
+function crossed(url) {
+  const entry = performance.getEntriesByName(url, "resource").at(-1);
+  if (!entry || entry.workerStart > 0 || !entry.transferSize || !entry.encodedBodySize) return null;
+  const ms = Math.max(1, entry.responseEnd - entry.responseStart);
+  // A response the HTTP cache completed (a resumed download) moved fewer bytes than its body: not a sample.
+  if (entry.transferSize < entry.encodedBodySize) return null;
+  return { encoded: entry.encodedBodySize, decoded: entry.decodedBodySize, ms };
+}
+
+// Imported as soon as the worker is asked to boot (the page is already downloading the .wasm). To judge
+// the line (`judge`), the larger one is fetched first, timed, then imported from the HTTP cache
+// (/pyodide/ is immutable); otherwise both are imported at once.
+function importModules(config, judge) {
+  const asm = judge ? fetch(config.asm).then((response) => response.arrayBuffer()) : Promise.resolve(null);
+  const measured = asm.then((bytes) => {
+    const sample = bytes && crossed(config.asm);
+    if (!sample) return null; // from a cache: nothing to judge
+    const judgement = { fast: sample.decoded / sample.ms >= RATE, rate: Math.round(sample.encoded / sample.ms),
+      from: "javascript" };
+    postMessage({ type: "line", ...judgement });
+    return judgement;
   });
-  const fast = asm.then((bytes) => !bytes || bytes.byteLength >= RATE * (performance.now() - answered));
   const modules = Promise.all([import(config.loader), asm.then(() => import(config.asm))])
     .then(([{ loadPyodide }, module]) => ({ loadPyodide, createPyodideModule: module.default }));
-  modules.then(() => postMessage({ type: "step" }), () => {});
-  for (const promise of [modules, fast]) promise.catch(() => {});
-  return { modules, fast };
+  modules.then(() => postMessage({ type: "step" }), () => {}); // a failed import fails the boot, which says so
+  for (const promise of [modules, measured]) promise.catch(() => {}); // awaited by the boot, which says so
+  return { modules, measured };
+}
+
+/**
+ * Which boot, and why (the page puts the reason on html[data-kw-boot-reason]):
+ * - "held": the snapshot is in this browser's caches: the snapshot;
+ * - "cached": the plain boot's files are: a plain boot from them, on any line (a page never waits
+ *   for a snapshot it does not have; keeping it goes on after the first answer);
+ * - "frugal": Save-Data or 2G (config.frugal): plain, and no snapshot now or later;
+ * - "remembered": an earlier page's judgement of the line, still young (config.line): its verdict;
+ * - "measured": Pyodide's JavaScript came over the line now: judged on its bytes;
+ * - "unknown": it came from a cache and no judgement is remembered: plain, the boot of fewer bytes.
+ * @returns {Promise<{via: string, reason: string, modules: Promise<object>, snapshot: Promise<Response>|null}>}
+ */
+async function chooseBoot(config) {
+  const [snapshot, plain] = await Promise.all([held(config.snapshot), plainHeld(config)]);
+  const remembered = config.line && typeof config.line.fast === "boolean" ? config.line : null;
+  const judge = !snapshot && !plain && !config.frugal && !remembered;
+  const { modules, measured } = importModules(config, judge);
+  if (snapshot) return { via: "snapshot", reason: "held", modules, snapshot: Promise.resolve(snapshot) };
+  if (plain) return { via: "plain", reason: "cached", modules };
+  if (config.frugal) return { via: "plain", reason: "frugal", modules };
+  // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
+  const wasmFailure = compiledWasm.then(() => new Promise(() => {}));
+  const judgement = remembered ?? await Promise.race([measured, wasmFailure]);
+  const reason = remembered ? "remembered" : judgement ? "measured" : "unknown";
+  if (!judgement?.fast) return { via: "plain", reason, modules };
+  return { via: "snapshot", reason, modules, snapshot: watchedFetch(config.snapshot, config.snapshotStallMs) };
+}
+
+/**
+ * `fetch(url)` given up (and its body errored) when no byte arrives for `stallMs`: a stalled host or line
+ * does not hold the boot; a slow one keeps moving. The response's body reports each chunk to the watch.
+ * @returns {Promise<Response>}
+ */
+function watchedFetch(url, stallMs = SNAPSHOT_STALL_MS) {
+  const controller = new AbortController();
+  let timer = null;
+  const moved = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new Error(`${url}: stalled`)), stallMs);
+  };
+  moved();
+  return fetch(url, { signal: controller.signal }).then((response) => {
+    moved();
+    if (!response.body) return response;
+    const watch = new TransformStream({
+      transform(chunk, stream) {
+        moved();
+        stream.enqueue(chunk);
+      },
+      flush() { clearTimeout(timer); },
+    });
+    return new Response(response.body.pipeThrough(watch), { status: response.status, headers: response.headers });
+  }, (error) => {
+    clearTimeout(timer);
+    throw error;
+  });
 }
 
 // The modules and, for a snapshot boot, the snapshot, read into its image as it arrives.
@@ -82,21 +195,35 @@ function startDownloads(modules, snapshotResponse) {
   return { modules, image, snapshot, wasm: compiledWasm };
 }
 
-// The response with its bytes reported to the page as they arrive (at most every 256 KB): a slow line
-// shows as progress, not as a hang. The snapshot is stored compressed, so Content-Length is its size.
+/**
+ * A reporter of a download's bytes to the page: at most every PROGRESS_MS and at its end, however few
+ * bytes came in between (a slow line shows as progress, not as a hang).
+ * @param {(loaded: number) => object} message what to post for `loaded` bytes so far
+ */
+function reporter(message) {
+  let loaded = 0;
+  let reported = -Infinity;
+  return (bytes, done = false) => {
+    loaded += bytes;
+    const now = performance.now();
+    if (done || now - reported >= PROGRESS_MS) {
+      reported = now;
+      postMessage(message(loaded));
+    }
+  };
+}
+
+// The response with its bytes reported to the page as they arrive (reporter()). The snapshot is stored
+// compressed, so Content-Length is its size.
 function counting(response) {
   const total = Number(response.headers.get("Content-Length")) || 0;
-  let loaded = 0;
-  let reported = 0;
+  const report = reporter((loaded) => ({ type: "progress", loaded, total: Math.max(total, loaded) }));
   const counter = new TransformStream({
     transform(chunk, controller) {
-      loaded += chunk.byteLength;
-      if (loaded - reported >= 262144 || loaded === total) {
-        reported = loaded;
-        postMessage({ type: "progress", loaded, total: Math.max(total, loaded) });
-      }
+      report(chunk.byteLength);
       controller.enqueue(chunk);
     },
+    flush() { report(0, true); },
   });
   return new Response(response.body.pipeThrough(counter), { headers: response.headers });
 }
@@ -194,6 +321,8 @@ function growHeap(module, bytes) {
 async function withCompiledWasm(compiled, create) {
   const original = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
+    // Pyodide's own download of the .wasm is not needed (the page compiled it): dropped. One that already
+    // failed or ended has nothing left to drop.
     Promise.resolve(source).then((response) => response.body?.cancel()).catch(() => {});
     const module = await compiled;
     return { module, instance: await WebAssembly.instantiate(module, imports) };
@@ -272,10 +401,10 @@ async function bootPlain(config, downloads) {
   let later = null;
   const stdlib = download(config.stdlib).then((bytes) => {
     later = Promise.all([download(config.stdlib_later), ...config.wheels.map(download)]);
-    later.catch(() => {});
+    later.catch(() => {}); // awaited below, where its failure fails the boot
     return new Response(bytes);
   });
-  stdlib.catch(() => {});
+  stdlib.catch(() => {}); // raced below (stdlibFailure), where its failure fails the boot
   const stdlibFailure = stdlib.then(() => new Promise(() => {}));
   const started = withResponse(config.stdlib, stdlib, () => loadPyodide({
     indexURL: config.pyodide, lockFileURL: config.lock, packageBaseUrl: new URL(".", config.lock).href,
@@ -328,63 +457,117 @@ async function withResponse(url, response, run) {
   }
 }
 
-// Fetch `url` and return its bytes; a step every 256 KB tells the page the boot is moving (the share
-// it shows is the .wasm's).
+// Fetch `url` and return its bytes, telling the page the boot is moving as they arrive (reporter(); the
+// share it shows is the .wasm's).
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   const reader = response.body.getReader();
+  const report = reporter(() => ({ type: "step" }));
   const chunks = [];
-  let unreported = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    unreported += value.byteLength;
-    if (unreported >= 262144) {
-      unreported = 0;
-      postMessage({ type: "step" });
-    }
+    report(value.byteLength);
   }
-  postMessage({ type: "step" });
+  report(0, true);
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
-// Which boot: the snapshot when this browser has it already, or when the line is fast enough for it
-// (RATE); otherwise a plain boot, which moves ~5 MB less, and the snapshot is fetched afterwards for
-// the next visit. Under Save-Data or on 2G (config.frugal) neither is fetched.
+// The boot chooseBoot() chose; a snapshot that fails to arrive or to load (stalled, missing, corrupt,
+// another build's) falls back to a plain boot ("fallback").
 async function boot(config) {
-  const cached = await cachedSnapshot(config);
-  const { modules, fast } = importModules(config, Boolean(cached));
+  const choice = await chooseBoot(config);
   // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
   const wasmFailure = compiledWasm.then(() => new Promise(() => {}));
-  let snapshotResponse = null;
-  if (cached) snapshotResponse = Promise.resolve(cached);
-  else if (!config.frugal && await Promise.race([fast, wasmFailure])) snapshotResponse = fetch(config.snapshot);
-  const downloads = startDownloads(modules, snapshotResponse);
-  if (snapshotResponse) {
+  const downloads = startDownloads(choice.modules, choice.snapshot ?? null);
+  if (choice.via === "snapshot") {
     try {
       // A snapshot that fails to arrive ends this boot at once, not once the .wasm is in as well.
       const arrived = downloads.snapshot.then(() => new Promise(() => {}));
       const py = await Promise.race([bootFromSnapshot(config, downloads), wasmFailure, arrived]);
-      return { py, via: "snapshot", kept: true };
+      return { py, via: "snapshot", reason: choice.reason, kept: true };
     } catch (error) {
       if (/wasm|WebAssembly/i.test(error.message)) throw error;
+      // The plain boot takes over (the page sees it moving); why the snapshot failed goes with "ready".
       postMessage({ type: "step" });
+      const py = await Promise.race([bootPlain(config, downloads), wasmFailure]);
+      return { py, via: "plain", reason: "fallback", kept: false, snapshotError: String(error?.message ?? error) };
     }
   }
-  return { py: await Promise.race([bootPlain(config, downloads), wasmFailure]), via: "plain", kept: false };
+  return { py: await Promise.race([bootPlain(config, downloads), wasmFailure]), via: "plain", reason: choice.reason,
+    kept: false };
 }
 
-// After a plain boot: the snapshot into the HTTP cache, for the next page and the next visit.
-// With the snapshot, the (empty) standard library a snapshot boot passes Pyodide: the next boot needs
-// both, and the service worker keeps what the HTTP cache holds.
-async function keepSnapshot(config) {
-  for (const url of [config.snapshot, emptyStdlib(config)]) {
-    const response = await fetch(url);
-    if (!response.ok) return;
-    await response.arrayBuffer();
+// --- keeping the snapshot for the next page --------------------------------------------------------------
+
+/** Resolves once no page of this origin is booting (BOOT_LOCK held or asked for by none). */
+async function noBootUnderWay() {
+  if (!navigator.locks) return; // no Web Locks: the "booting" messages alone pause the keeping
+  for (;;) {
+    const { held: holding = [], pending: asking = [] } = await navigator.locks.query();
+    if (![...holding, ...asking].some((lock) => lock.name === BOOT_LOCK)) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+let bootOver = null;
+
+// This page is booting: hold BOOT_LOCK until its first answer (or its failure), and say so to the pages
+// that keep a snapshot now (they pause).
+function announceBoot() {
+  const over = new Promise((resolve) => { bootOver = resolve; });
+  // A lock manager that refuses (an opaque origin) leaves the "booting" message: keeping only pauses later.
+  navigator.locks?.request(BOOT_LOCK, { mode: "shared" }, () => over).catch(() => {});
+  channel?.postMessage({ type: "booting" });
+}
+
+function endBoot() {
+  bootOver?.();
+  bootOver = null;
+}
+
+/**
+ * Download `url` into the HTTP cache (the service worker copies it from there, sw.js "keep"), pausing
+ * while another page boots: the download is cut, the HTTP cache keeps its bytes, and the next fetch asks
+ * the host for the rest (a Range request; a host without ranges makes the browser start over).
+ * @returns {Promise<boolean>} whether it was paused at least once
+ */
+async function keepFile(url) {
+  let paused = false;
+  for (;;) {
+    await noBootUnderWay();
+    const controller = new AbortController();
+    const pause = ({ data }) => {
+      if (data?.type === "booting") controller.abort();
+    };
+    channel?.addEventListener("message", pause);
+    try {
+      const response = await fetch(url, { signal: controller.signal });
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      await response.arrayBuffer();
+      return paused;
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+      paused = true; // another page boots: resumed once it has its first answer
+    } finally {
+      channel?.removeEventListener("message", pause);
+    }
+  }
+}
+
+// After a plain boot's first answer: the snapshot into the HTTP cache, for the next page and the next
+// visit, and the (empty) standard library a snapshot boot passes Pyodide: the next boot needs both, and
+// the service worker keeps what the HTTP cache holds. Its download, alone on the line, judges it.
+async function keepSnapshot(config) {
+  const paused = await keepFile(config.snapshot);
+  const sample = paused ? null : crossed(config.snapshot);
+  if (sample) {
+    const rate = Math.round(sample.encoded / sample.ms);
+    postMessage({ type: "line", fast: rate >= FAST_LINE, rate, from: "snapshot" });
+  }
+  await keepFile(emptyStdlib(config));
   postMessage({ type: "kept" });
 }
 
@@ -395,16 +578,37 @@ function view(request) {
   return JSON.parse(viewFunction(JSON.stringify(request)));
 }
 
+// The boot is over with the first answer, or SETTLE_MS after "ready" when no request came (a reader who only
+// focused a widget): then the boot's lock goes, and a plain boot's snapshot is kept (keepSnapshot). Not at
+// "ready": the requests the reader made meanwhile come first, and the download would compete with them.
+const SETTLE_MS = 1000;
+let keepConfig = null; // the boot's config while the snapshot is still to be kept
+let settleTimer = null;
+
+function settle() {
+  clearTimeout(settleTimer);
+  endBoot();
+  if (!keepConfig) return;
+  const config = keepConfig;
+  keepConfig = null;
+  // The page lives without it (its next page boots plain from its cache): the reason is its trace.
+  keepSnapshot(config).catch((error) => postMessage({ type: "keep-failed",
+    message: String(error?.message ?? error) }));
+}
+
 onmessage = async ({ data }) => {
   if (data.type === "boot") {
+    announceBoot();
     try {
-      const { py, via, kept } = await boot(data);
+      const { py, via, reason, kept, snapshotError } = await boot(data);
       python = py;
       globalThis.pyodide = py; // for diagnosis from the browser's dev tools (and the fault tests)
-      postMessage({ type: "ready", via });
+      postMessage({ type: "ready", via, reason, ...(snapshotError ? { snapshotError } : {}) });
       if (kept) postMessage({ type: "kept" });
-      else if (!data.frugal) keepSnapshot(data).catch(() => {});
+      else if (!data.frugal) keepConfig = data;
+      settleTimer = setTimeout(settle, SETTLE_MS);
     } catch (error) {
+      endBoot();
       postMessage({ type: "boot-error", message: String(error?.message ?? error) });
     }
     return;
@@ -418,6 +622,7 @@ onmessage = async ({ data }) => {
   if (data.type === "view") {
     const { name, inputs, lang, link } = data; // ViewRequest (link: a link's values, when there are)
     const request = { name, inputs, lang, link };
+    let reason = "python";
     try {
       let result;
       try {
@@ -427,12 +632,16 @@ onmessage = async ({ data }) => {
         if (!restoreFiles) throw error;
         const restore = restoreFiles;
         restoreFiles = null;
+        reason = "files";
         await restore();
+        reason = "python";
         result = view(request);
       }
       postMessage({ type: "view", id: data.id, view: result });
     } catch (error) {
-      postMessage({ type: "view", id: data.id, view: null, error: String(error?.message ?? error) });
+      // This request's widget says so (the page marks it alone); the worker goes on answering the others.
+      postMessage({ type: "view", id: data.id, view: null, error: String(error?.message ?? error), reason });
     }
+    settle();
   }
 };

@@ -7,13 +7,25 @@
 
 import { NEUTRAL, isState, readLink, writeLink } from "./links.js";
 
-// A boot is given up only when it stops moving: no byte downloaded and no step of the worker for this
-// long (a slow line keeps moving; a stalled host or a dead worker does not).
-const STALL_MS = 15000;
-const REQUEST_TIMEOUT_MS = 5000; // a live result takes milliseconds; silence means the worker is gone
-// ...except a worker's first answer after a plain boot, which may still import (or fetch) part of the
-// standard library: on a slow phone or a busy machine that can take seconds, so it gets the boot's time.
-let answered = false;
+/**
+ * How long the page waits, in ms. A test may define `globalThis.kwLimits` before this script runs (an
+ * init script) to shorten them, so that a fault test need not sit the real limits out.
+ * - stall: a boot is given up only when it stops moving: no byte downloaded and no step of the worker
+ *   for this long (a slow line keeps moving; a stalled host or a dead worker does not); a worker's first
+ *   answer gets it too, as it may still import (or fetch) part of the standard library: on a slow phone
+ *   or a busy machine that takes seconds;
+ * - request: any later answer (a live result takes milliseconds; silence means the worker hangs or died);
+ * - snapshotStall: the worker drops a snapshot download that brings no byte for this long and boots
+ *   plain (calculator-worker.js, SNAPSHOT_STALL_MS).
+ */
+const LIMITS = { stall: 15000, request: 5000, snapshotStall: 5000, ...globalThis.kwLimits };
+let answered = false; // whether the current worker has answered once (its later answers get LIMITS.request)
+// The last judgement of the reader's line (calculator-worker.js, chooseBoot), remembered for the origin
+// with its age: a page whose Pyodide comes from a cache cannot judge the line, and must not guess. It is
+// forgotten after LINE_MAX_AGE_MS or when the browser's connection type changes (Wi-Fi to mobile).
+const LINE_KEY = "kw-line";
+const LINE_MAX_AGE_MS = 30 * 60 * 1000;
+const html = document.documentElement;
 const widgets = [...document.querySelectorAll("[data-calculator]")];
 // The article's "your workload" block (calculators/workload.py), if the page has one: see follow().
 const workload = widgets.find((widget) => widget.dataset.calculator === "workload") ?? null;
@@ -23,6 +35,42 @@ let abortBoot = null; // aborts the page's own downloads of the boot under way
 let nextId = 1;
 let everReady = false; // once a worker answered, a later failure is "stopped", not "could not start"
 const pending = new Map();
+
+/** The remembered judgement of the line, with its age in ms, or null (none, too old, another connection). */
+function rememberedLine() {
+  try {
+    const line = JSON.parse(localStorage.getItem(LINE_KEY) || "null");
+    const age = Date.now() - (line?.at ?? NaN);
+    if (!(age >= 0 && age <= LINE_MAX_AGE_MS) || line.type !== (navigator.connection?.effectiveType ?? null)) {
+      return null;
+    }
+    return { fast: Boolean(line.fast), rate: line.rate, from: line.from, age };
+  } catch {
+    return null; // storage refused (privacy settings) or unreadable: the worker judges the line afresh
+  }
+}
+
+/** Remember the worker's judgement of the line (`{fast, rate, from}`), for the next pages of this origin. */
+function rememberLine({ fast, rate, from }) {
+  html.dataset.kwLine = fast ? "fast" : "slow"; // for diagnosis
+  try {
+    localStorage.setItem(LINE_KEY, JSON.stringify({ fast, rate, from, at: Date.now(),
+      type: navigator.connection?.effectiveType ?? null }));
+  } catch {
+    // Storage refused or full: the next page judges the line again, on bytes that cross it.
+  }
+}
+
+/** An error with the reason a widget records (`data-error`): timeout, crashed, python, files, stalled... */
+function failure(reason, message) {
+  return Object.assign(new Error(message), { reason });
+}
+
+/** Record on `widget` why its live result failed last (for whoever supports a reader; not shown). */
+function markError(widget, error) {
+  widget.dataset.error = error?.reason || "unknown";
+  widget.dataset.errorDetail = String(error?.message ?? error ?? "");
+}
 
 function siteBase() {
   // The site root relative to this page ("." / ".." / "../.."), written by main.html: the runtime lives there.
@@ -50,8 +98,11 @@ function setState(widget, state, text = state) {
   showAlert(widget);
 }
 
-function setAll(state, text = state) {
-  for (const widget of widgets) setState(widget, state, text);
+function setAll(state, text = state, error = null) {
+  for (const widget of widgets) {
+    setState(widget, state, text);
+    if (error) markError(widget, error);
+  }
 }
 
 // The compact result's line under the verdict: a field to check, a calculator still loading (with its
@@ -75,16 +126,48 @@ function showAlert(widget) {
   }
 }
 
-// Forget the worker (crashed, killed, hung or never booted): the next input starts a new one.
-function stopWorker() {
+// Forget the worker (crashed, killed, hung or never booted): the next request starts a new one. Its
+// unanswered requests fail with `error`, unless the caller sends them again (`keepPending`).
+function stopWorker(error = failure("stopped", "worker stopped"), { keepPending = false } = {}) {
   worker?.terminate(); // its own downloads end with it
   abortBoot?.();
   abortBoot = null;
   worker = null;
   booted = null;
   answered = false;
-  for (const { reject } of pending.values()) reject(new Error("worker stopped"));
+  for (const entry of pending.values()) clearTimeout(entry.timer);
+  if (keepPending) return;
+  for (const { reject } of pending.values()) reject(error);
   pending.clear();
+}
+
+let restarting = null;
+
+// A request went unanswered in time, or the worker died after its boot: stop it, start another and send it
+// what the first had not answered, once, without the reader typing. A request that already had its second
+// chance fails, and only the widget that asked says so (recompute()).
+function restartWorker(error) {
+  if (restarting) return;
+  const waiting = [...pending.values()];
+  for (const entry of waiting.filter(({ tries }) => tries >= 2)) {
+    pending.delete(entry.message.id);
+    entry.reject(error);
+  }
+  const again = waiting.filter(({ tries }) => tries < 2);
+  // A trace for whoever supports a reader: how often, and why last (the widgets record their own failures).
+  html.dataset.kwWorkerRestarts = String(Number(html.dataset.kwWorkerRestarts || 0) + 1);
+  html.dataset.kwWorkerError = `${error.reason}: ${error.message}`;
+  stopWorker(error, { keepPending: true });
+  if (!again.length) return; // nothing to answer: the next request starts a new worker
+  restarting = startWorker().then(
+    () => { for (const entry of again) if (pending.has(entry.message.id)) send(entry); },
+    (bootError) => {
+      for (const entry of again) {
+        pending.delete(entry.message.id);
+        entry.reject(bootError);
+      }
+    },
+  ).finally(() => { restarting = null; });
 }
 
 // The worker thread itself (5 KB over the wire; it downloads nothing until told to boot) is started as
@@ -152,62 +235,77 @@ async function compileWasm(href, total, signal, onProgress) {
     }
   })();
   if (!streaming) return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
-  counted.catch(() => {});
+  counted.catch(() => {}); // the clone's reader fails with the download, which compileStreaming reports
   return WebAssembly.compileStreaming(response);
 }
 
 function startWorker() {
   if (booted) return booted;
-  setAll("loading");
+  // Every widget loads; after a worker's restart, one whose request failed keeps saying so until its next
+  // input (recompute()) is answered.
+  for (const widget of widgets) if (!everReady || widget.dataset.state !== "error") setState(widget, "loading");
   const root = siteBase();
   const downloads = new AbortController();
   abortBoot = () => downloads.abort();
   resetProgress();
+  let ready = false;
   const attempt = new Promise((resolve, reject) => {
     let timer = null;
     const fail = (error) => { clearTimeout(timer); reject(error); };
     const moved = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => fail(new Error("boot stalled")), STALL_MS);
+      timer = setTimeout(() => fail(failure("stalled", "boot stalled")), LIMITS.stall);
     };
     moved();
     try {
       worker = spawnWorker();
       spare = null;
     } catch (error) {
-      fail(error);
+      fail(failure("script", error?.message ?? String(error)));
       return;
     }
     if (worker.kwFailed) {
-      fail(new Error(worker.kwFailed));
+      fail(failure("script", worker.kwFailed));
       return;
     }
+    const current = worker;
     worker.onmessage = ({ data }) => {
       if (data.type === "ready") {
         clearTimeout(timer);
-        document.documentElement.dataset.kwBoot = data.via; // "snapshot" or "plain": for diagnosis
+        ready = true;
+        html.dataset.kwBoot = data.via; // "snapshot" or "plain", and why (calculator-worker.js chooseBoot)
+        html.dataset.kwBootReason = data.reason;
+        if (data.snapshotError) html.dataset.kwSnapshotError = data.snapshotError; // why it went plain
         resolve();
       } else if (data.type === "boot-error") {
-        fail(new Error(data.message));
+        fail(failure("boot", data.message));
       } else if (data.type === "progress") {
         progress.worker = [data.loaded, data.total];
         showProgress();
         moved();
       } else if (data.type === "step") {
         moved();
+      } else if (data.type === "line") {
+        rememberLine(data);
       } else if (data.type === "kept") {
-        document.documentElement.dataset.kwRuntime = "kept"; // the next page or visit boots from the snapshot
+        html.dataset.kwRuntime = "kept"; // the next page or visit boots from the snapshot
+      } else if (data.type === "keep-failed") {
+        // The page works on; its next page boots plain from the cache. The reason is the trace.
+        html.dataset.kwRuntime = "not-kept";
+        html.dataset.kwRuntimeError = data.message;
       } else if (data.type === "view") {
         answered = true;
         const request = pending.get(data.id);
         pending.delete(data.id);
         if (data.view) request?.resolve(data.view);
-        else request?.reject(new Error(data.error));
+        else request?.reject(failure(data.reason || "python", data.error)); // this request's widget only
       }
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      fail(new Error(event.message || "worker error"));
+      const error = failure("crashed", event.message || "worker error");
+      if (!ready) fail(error);
+      else if (worker === current) restartWorker(error); // died after its boot: a new one answers instead
     };
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
     const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
@@ -215,7 +313,8 @@ function startWorker() {
     worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
       asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
       stdlib_later: url(runtime.stdlib_later),
-      wheels: (runtime.wheels || []).map(url), packages: runtime.packages, frugal: frugal() });
+      wheels: (runtime.wheels || []).map(url), packages: runtime.packages, frugal: frugal(),
+      line: rememberedLine(), snapshotStallMs: LIMITS.snapshotStall });
     // The .wasm compiles from here, at once (taking over early.js's download, if a link started it),
     // while the worker imports Pyodide's JavaScript, and the compiled module is handed over.
     const target = worker;
@@ -235,26 +334,38 @@ function startWorker() {
       abortBoot = null;
       resetProgress(); // no share shown once live
       everReady = true;
-      setAll("ready");
+      for (const widget of widgets) if (widget.dataset.state === "loading") setState(widget, "ready");
     },
-    () => { if (booted === attempt) { stopWorker(); setAll("error", everReady ? "failed" : "error"); } },
+    (error) => {
+      if (booted !== attempt) return;
+      // The runtime cannot start: no widget can be live. Every one says so, with the reason as its trace.
+      stopWorker(error);
+      setAll("error", everReady ? "failed" : "error", error);
+    },
   );
   return attempt;
+}
+
+// Send a request (again) to the current worker. No answer within the limit: the worker hangs, or died
+// without a word (a thread that ends itself says nothing): restartWorker().
+function send(entry) {
+  entry.tries += 1;
+  clearTimeout(entry.timer);
+  entry.timer = setTimeout(() => restartWorker(failure("timeout", "no answer")),
+    answered ? LIMITS.request : LIMITS.stall);
+  worker.postMessage(entry.message);
 }
 
 // `link`: a link's values (`{form, values}`, widgets/links.py), laid over the form's text by Python.
 function ask(name, inputs, lang, link) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      pending.delete(id);
-      reject(new Error("no answer"));
-    }, answered ? REQUEST_TIMEOUT_MS : STALL_MS);
-    pending.set(id, {
-      resolve: (view) => { clearTimeout(timer); resolve(view); },
-      reject: (error) => { clearTimeout(timer); reject(error); },
-    });
-    worker.postMessage({ type: "view", id, name, inputs, lang, ...(link ? { link } : {}) });
+    const entry = { message: { type: "view", id, name, inputs, lang, ...(link ? { link } : {}) }, tries: 0,
+      timer: null };
+    entry.resolve = (view) => { clearTimeout(entry.timer); resolve(view); };
+    entry.reject = (error) => { clearTimeout(entry.timer); reject(error); };
+    pending.set(id, entry);
+    send(entry);
   });
 }
 
@@ -398,7 +509,7 @@ async function recompute(widget) {
   try {
     await startWorker();
   } catch {
-    return;
+    return; // the boot failed: startWorker() has said so on every widget, with its reason
   }
   const name = widget.dataset.calculator;
   const lang = widget.dataset.lang;
@@ -411,11 +522,13 @@ async function recompute(widget) {
     // history.replaceState costs milliseconds: write the fragment once the reader pauses.
     clearTimeout(fragmentTimer);
     if (view.ok) fragmentTimer = setTimeout(() => writeFragment(), 300);
-  } catch {
-    // The worker died or hung: say so, keep the last result (marked stale: it is for the previous
-    // inputs), and start afresh on the next input.
-    stopWorker();
-    setAll("error", everReady ? "failed" : "error");
+  } catch (error) {
+    // This request failed: its Python raised, or it went unanswered by a worker restarted for it once
+    // (restartWorker). Only this widget says so, and keeps its last result (marked stale: it is for the
+    // previous inputs); the worker, and every other widget, go on. The next input asks again.
+    if (request !== widget.kwRequest) return; // a newer request of this widget answers instead
+    setState(widget, "error", everReady ? "failed" : "error");
+    markError(widget, error);
   }
 }
 
@@ -561,6 +674,7 @@ for (const widget of widgets) {
     recompute(widget);
   });
   for (const type of ["focusin", "pointerenter", "touchstart"]) {
+    // A boot that fails says so on every widget (startWorker): nothing more to do here.
     widget.addEventListener(type, () => startWorker().catch(() => {}), { once: true, passive: true });
   }
   const tools = widget.querySelector("[data-tools]");
