@@ -31,7 +31,8 @@ KEEP_ENV = "KW_TEST_SITE_DIR"  # build the session's site into this folder and k
 # The tests that read the content (pages, claims.yml, catalogs): what an editor's or a translator's change can
 # break. The editors' fast CI job runs them (`pytest -m "content and not browser"`), and test_editing.py runs
 # them on a copy of the project with an editor's four usual edits.
-CONTENT = ("tests/site/test_build.py", "tests/site/test_widgets.py", "tests/calculators/test_claims.py",
+CONTENT = ("tests/site/test_build.py", "tests/site/test_widgets.py", "tests/site/test_chrome.py",
+           "tests/calculators/test_claims.py",
            "tests/calculators/test_contract.py", "tests/widgets/test_sentences.py",
            "tests/checks/test_checks.py::test_the_real_repository_has_no_finding")
 
