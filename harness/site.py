@@ -25,7 +25,15 @@ def copy_project(target: Path) -> Path:
     return target / "mkdocs.yml"
 
 
-def runtime_config(site: Path, article: str = "scale-out/") -> dict[str, str]:
-    """The runtime URLs the build wrote into an article (relative to the site root)."""
-    source = (site / article / "index.html").read_text(encoding="utf-8")
-    return json.loads(re.search(r'<script type="application/json" id="kw-runtime"[^>]*>(.*?)</script>', source)[1])
+RUNTIME = re.compile(r'<script type="application/json" id="kw-runtime"[^>]*>(.*?)</script>', re.DOTALL)
+
+
+def runtime_config(site: Path, article: str | None = None) -> dict[str, str]:
+    """The runtime URLs the build wrote into a page with widgets (relative to the site root): `article`'s, or
+    the first such page's (every page carries the same)."""
+    pages = [site / article / "index.html"] if article else sorted(site.rglob("index.html"))
+    for page in pages:
+        found = RUNTIME.search(page.read_text(encoding="utf-8"))
+        if found:
+            return json.loads(found[1])
+    raise LookupError(f"no page of {site} carries the live calculators' runtime")

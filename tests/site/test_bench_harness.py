@@ -14,9 +14,10 @@ import pytest
 from harness.chromium import Chromium
 from harness.host import PROBE_PATH, REPORT_PATH, Host
 from harness.probe import PROBE_JS, visit
+from tests.support.content import page_with
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARTICLE = "scale-out/"
+ARTICLE = page_with("vram_fit").url("da")  # the benchmark's article: the one with the VRAM widget
 
 
 def fetch(url: str) -> str:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.content import page_with
+
 pytestmark = pytest.mark.browser
 
-ARTICLE = "fr/scale-out/"
+ARTICLE = page_with("vram_fit").url("fr")  # the article with the VRAM widget, in French
 # Every change of an attribute of <html> or <body> that changes its value, and every <meta> added to <head>,
 # with the document's readyState when it was seen ("loading": before the first paint is possible).
 RECORD = """
