@@ -20,7 +20,7 @@ import pytest
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Fault, Host
 from harness.site import runtime_config
-from tests.site.test_browser import search
+from tests.site.test_browser import search, title_word
 from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
 from widgets import messages, strings, view
 from wiki import offline
@@ -130,6 +130,7 @@ def test_the_install_and_the_keeping_wait_for_a_pause_in_typing(reader, site_dir
 
 def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_works_offline(
         reader, site_dir: Path, tmp_path: Path) -> None:
+    """Waits for the install's mark (`data-kw-offline="pages"`), then 0.5 s for any request the install still makes."""
     page = reader.new_page()
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
         base = host.url
@@ -137,10 +138,10 @@ def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_work
         page.wait_for_selector('html[data-kw-offline="pages"]', state="attached", timeout=60000)
         page.wait_for_timeout(500)  # the install is done: anything it fetched has been asked for
         assert [p for p in host.counter.requests if p.endswith("search_index.json") or "/lunr/" in p] == []
-        assert any(urlparse(href).path == "/" + ARTICLE["fr"] for href in search(page, "nœuds"))
+        assert any(urlparse(href).path == "/" + ARTICLE["fr"] for href in search(page, title_word("fr")))
     reader.set_offline(True)  # and the host is gone
     page.goto(base + ARTICLE["fr"])
-    assert any(urlparse(href).path == "/" + ARTICLE["fr"] for href in search(page, "nœuds"))
+    assert any(urlparse(href).path == "/" + ARTICLE["fr"] for href in search(page, title_word("fr")))
 
 
 def rebuilt(site: Path) -> str:
@@ -197,7 +198,8 @@ SAVE_DATA = """Object.defineProperty(Navigator.prototype, "connection", {
 def test_under_save_data_nothing_is_downloaded_for_the_cache_and_the_calculators_still_work_offline(
         reader, site_dir: Path, tmp_path: Path) -> None:
     """A reader who asks to save data gets a plain boot and no snapshot, now or for later; the service
-    worker keeps what that boot fetched, so the next visit calculates offline all the same."""
+    worker keeps what that boot fetched, so the next visit calculates offline all the same. Waits for the
+    keeping's mark (`data-kw-offline="runtime"`), then 1 s for any download the worker would still start."""
     reader.add_init_script(SAVE_DATA)
     page = reader.new_page()
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
