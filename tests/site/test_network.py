@@ -16,7 +16,7 @@ from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Fault, Host
 from harness.link import Link
 from harness.site import runtime_config
-from tests.site.test_live import form_values, set_value, wait_for_output, widget
+from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
 from widgets import view
 
 pytestmark = pytest.mark.browser
@@ -73,7 +73,7 @@ def test_a_boot_slower_than_the_old_20_s_limit_finishes_and_shows_its_progress(b
         with Host(site_dir) as host:
             host.link = Link(2, 40)
             started = time.monotonic()
-            start_live(page, host.url + "scale-out/")
+            start_live(page, host.url + ARTICLE["da"])
             seen = set()
             while page.locator(READY_OR_ERROR).count() == 0 and time.monotonic() - started < 120:
                 value = widget(page, "vram_fit").get_attribute("data-progress")
@@ -106,7 +106,7 @@ def test_a_stalled_snapshot_falls_back_to_the_plain_boot_and_is_resumed_by_a_ran
     try:
         with Host(site_dir) as host:
             host.faults[snapshot] = Fault("stall", after=300_000, times=1)
-            start_live(page, host.url + "scale-out/")
+            start_live(page, host.url + ARTICLE["da"])
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
             assert html_data(page, "kw-boot") == "plain"
@@ -140,7 +140,7 @@ def test_the_line_is_judged_on_bytes_that_crossed_it_and_remembered_with_its_age
                 host.headers["/" + path] = {"Cache-Control": "no-store"}
             host.missing.add(snapshot)  # nothing to keep: every page must judge or remember anew
             started = time.time()
-            page.goto(host.url + "fr/scale-out/#kw-vram-fit-1/gpus=16")
+            page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("plain", "measured")
             line = page.evaluate(f"JSON.parse(localStorage.getItem('{LINE_KEY}'))")
@@ -149,7 +149,7 @@ def test_the_line_is_judged_on_bytes_that_crossed_it_and_remembered_with_its_age
 
             def next_page() -> tuple[str | None, str | None]:
                 page.goto("about:blank")
-                page.goto(host.url + "scale-out/#kw-vram-fit-1/gpus=16")
+                page.goto(host.url + ARTICLE["da"] + "#kw-vram-fit-1/gpus=16")
                 page.wait_for_selector(READY_OR_ERROR, timeout=60000)
                 assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
                 return html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")
@@ -182,7 +182,7 @@ def test_a_snapshot_download_cut_off_by_the_next_page_is_resumed_there_not_resta
     try:
         with Host(site_dir) as host:
             host.link = Link(10, 40)
-            page.goto(host.url + "fr/scale-out/#kw-vram-fit-1/gpus=16")
+            page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert html_data(page, "kw-boot") == "plain"
             for _ in range(200):  # until the keeping has asked for the snapshot
@@ -192,15 +192,15 @@ def test_a_snapshot_download_cut_off_by_the_next_page_is_resumed_there_not_resta
             page.wait_for_timeout(1500)  # ~1.8 MB of 5.8 arrive
             assert html_data(page, "kw-runtime") is None  # still downloading
             host.counter.reset()
-            page.goto(host.url + "scale-out/#kw-vram-fit-1/gpus=16")  # the next page: the worker above ends
+            page.goto(host.url + ARTICLE["da"] + "#kw-vram-fit-1/gpus=16")  # the next page: the worker above ends
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("plain", "cached")
             page.wait_for_selector('html[data-kw-runtime="kept"]', state="attached", timeout=60000)
             resumed = range_starts(host, snapshot)
             assert resumed and min(resumed) > 500_000, host.counter.ranges
             assert host.counter.asked.count(snapshot) == len(resumed), host.counter.asked  # no whole download
-            page.goto(host.url + "fr/scale-out/")
-            start_live(page, host.url + "fr/scale-out/")
+            page.goto(host.url + ARTICLE["fr"])
+            start_live(page, host.url + ARTICLE["fr"])
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("snapshot", "held")
     finally:
@@ -220,7 +220,7 @@ def test_a_download_slower_than_256_kb_per_stall_limit_shows_progress_by_time_no
         with Host(site_dir) as host:
             host.faults["/" + runtime_config(site_dir)["snapshot"]] = Fault("trickle", rate=8000, seconds=10)
             started = time.monotonic()
-            start_live(page, host.url + "scale-out/")
+            start_live(page, host.url + ARTICLE["da"])
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert widget(page, "vram_fit").get_attribute("data-state") == "ready", \
                 widget(page, "vram_fit").get_attribute("data-error")
@@ -233,7 +233,7 @@ def test_a_download_slower_than_256_kb_per_stall_limit_shows_progress_by_time_no
 def test_a_worker_script_that_does_not_load_is_an_error_at_once(page, server) -> None:
     page.route("**/calculator-worker.js", lambda route: route.fulfill(status=404, body="not found"))
     started = time.monotonic()
-    start_live(page, server.url + "scale-out/")
+    start_live(page, server.url + ARTICLE["da"])
     page.wait_for_selector(READY_OR_ERROR, timeout=20000)
     assert widget(page, "vram_fit").get_attribute("data-state") == "error"
     assert time.monotonic() - started < 5
@@ -252,7 +252,7 @@ def test_a_slow_line_boots_plain_keeps_the_snapshot_and_the_next_visit_starts_fr
     try:
         with Host(site_dir) as host:
             host.link = Link(10, 40)
-            start_live(page, host.url + "fr/scale-out/")
+            start_live(page, host.url + ARTICLE["fr"])
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert page.locator("html").get_attribute("data-kw-boot") == "plain"
             page.wait_for_selector('html[data-kw-runtime="kept"]', timeout=60000)  # fetched after the result
@@ -260,7 +260,7 @@ def test_a_slow_line_boots_plain_keeps_the_snapshot_and_the_next_visit_starts_fr
             assert host.counter.asked.count(snapshot) == 1
             assert host.counter.requests.count(snapshot) == 1
             host.counter.reset()
-            start_live(page, host.url + "scale-out/")  # the next page: the snapshot from the HTTP cache
+            start_live(page, host.url + ARTICLE["da"])  # the next page: the snapshot from the HTTP cache
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert page.locator("html").get_attribute("data-kw-boot") == "snapshot"
             # Nothing of the runtime asked for again (the snapshot boot's empty standard library included).
@@ -279,7 +279,7 @@ def test_a_call_that_needs_more_of_the_standard_library_than_the_trimmed_one_get
     from tests.site.test_faults import calculator_worker, open_live
 
     page.route(server.url + runtime_config(site_dir)["snapshot"], lambda route: route.fulfill(status=404))
-    open_live(page, server.url + "scale-out/")
+    open_live(page, server.url + ARTICLE["da"])
     assert page.locator("html").get_attribute("data-kw-boot") == "plain"
     assert not any(u.endswith("/python_stdlib.zip") for u in page.requested_urls)
     # A view that imports a module stdlib.zip does not have (as a future calculator might).
@@ -303,7 +303,7 @@ def test_a_first_answer_slower_than_the_request_timeout_is_waited_for(page, serv
     phone): it gets the boot's 15 s, not the 5 s of later answers, and the result is shown, not an error."""
     from tests.site.test_faults import calculator_worker, open_live
 
-    open_live(page, server.url + "scale-out/")
+    open_live(page, server.url + ARTICLE["da"])
     calculator_worker(page).evaluate("""() => pyodide.runPython(`
 import time
 import widgets.protocol as protocol
@@ -333,12 +333,12 @@ def test_a_shared_link_starts_the_wasm_download_from_the_head_once_and_a_plain_v
     try:
         with Host(site_dir) as host:
             host.link = Link(10, 40)
-            page.goto(host.url + "fr/scale-out/", wait_until="domcontentloaded")
+            page.goto(host.url + ARTICLE["fr"], wait_until="domcontentloaded")
             page.wait_for_timeout(1500)
             assert not [p for p in host.counter.asked if p.startswith("/pyodide/")]
             page.goto("about:blank")
             host.counter.reset()
-            page.goto(host.url + "fr/scale-out/#kw-vram-fit-1/gpus=16")
+            page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
             gpus = '[data-calculator="vram_fit"] [name="gpus"]'
             # The link's value, written into the field once Python has read it.
             page.wait_for_function(f"document.querySelector('{gpus}').value === '16'", timeout=60000)
