@@ -250,10 +250,14 @@ def test_replicas_take_the_computed_node_rate_until_one_is_typed(live, lang: str
     set_value(page, "replicas", "node_tokens_per_s", "1000")
     wait_for_output(page, "replicas", "node_tokens_per_s", typed["node_tokens_per_s"])
     assert root.locator('[data-output="replicas"]').text_content() == typed["replicas"]
-    set_value(page, "replicas", "gpus", "4")
+    # 0 again: the rate is computed for the node the form now describes (a GPU count that gives another rate)
+    rates = {gpus: view("replicas", {**form_values(page, "replicas"), "gpus": gpus, "node_tokens_per_s": "0"},
+                        lang)["outputs"]["node_tokens_per_s"] for gpus in ("1", "2", "4", "16")}
+    gpus = next(g for g, rate in rates.items() if rate != computed)
+    set_value(page, "replicas", "gpus", gpus)
     set_value(page, "replicas", "node_tokens_per_s", "0")
     expected = view("replicas", form_values(page, "replicas"), lang)["outputs"]["node_tokens_per_s"]
-    assert expected != computed  # 4 GPUs, not 8: another rate
+    assert expected == rates[gpus] != computed
     wait_for_output(page, "replicas", "node_tokens_per_s", expected)
 
 
