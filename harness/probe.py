@@ -71,6 +71,47 @@ TYPED_INPUT = """const input = widget.querySelector('[name="gpus"]');
 PROBE_JS = _PROBE.replace("/*INPUT*/", TYPED_INPUT)
 PROBE_LINK_JS = _PROBE.replace("/*INPUT*/", "")
 
+# The next page's probe (bench --network, the reader's next page): opened from a shared link, each page
+# reports at its first live result at once (a reader does not wait for the snapshot's keeping), with its
+# path and how it booted; the first page of a tab presses the language switcher SWITCH_MS after its report
+# when SWITCH_MS is not negative (the tab's sessionStorage remembers that it did).
+_NEXT_PROBE = """
+(() => {
+  const marks = {};
+  const root = document.documentElement;
+  const mark = (key) => {
+    if (key in marks) return;
+    marks[key] = performance.now();
+    if (key !== "first_live" && key !== "error") return;
+    Object.assign(marks, { path: location.pathname, boot: root.dataset.kwBoot ?? null,
+      reason: root.dataset.kwBootReason ?? null });
+    navigator.sendBeacon("REPORT", JSON.stringify(marks));
+    if (SWITCH_MS >= 0 && !sessionStorage.getItem("kw-bench-switched")) {
+      sessionStorage.setItem("kw-bench-switched", "1");
+      setTimeout(() => document.querySelector("a.md-select__link[hreflang]:not([aria-current])").click(), SWITCH_MS);
+    }
+  };
+  document.addEventListener("DOMContentLoaded", () => {
+    mark("dcl");
+    const widget = document.querySelector('[data-calculator="vram_fit"]');
+    const out = widget.querySelector('[data-output="vram_gb"]');
+    const before = out.textContent;
+    new MutationObserver(() => {
+      if (widget.dataset.state === "ready") mark("ready");
+      if (widget.dataset.state === "error") mark("error");
+    }).observe(widget, { attributes: true, attributeFilter: ["data-state"] });
+    new MutationObserver(() => { if (out.textContent !== before) mark("first_live"); })
+      .observe(out, { childList: true, characterData: true, subtree: true });
+  });
+})();
+""".replace("REPORT", REPORT_PATH)
+
+
+def next_probe(switch_ms: int = -1) -> str:
+    """The next page's probe (`_NEXT_PROBE`); `switch_ms` >= 0: the first page presses the language switcher
+    that long after its first live result."""
+    return _NEXT_PROBE.replace("SWITCH_MS", str(int(switch_ms)))
+
 
 def link_url(page_url: str, html: str) -> str:
     """A shared link to `page_url` that sets 16 GPUs in its VRAM widget (calculators.js's fragment format),
