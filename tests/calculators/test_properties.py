@@ -126,7 +126,9 @@ def test_run_never_raises_on_spec_keyed_json(data: st.DataObject, name: str) -> 
 def test_valid_inputs_give_finite_results(data: st.DataObject, name: str) -> None:
     inputs = data.draw(valid_inputs(name))
     result = run(name, inputs)
-    assert result["ok"] is True, result
+    if not result["ok"]:  # valid fields, but no number of nodes of the GPU holds the load: said on `model`
+        assert [(e["field"], e["code"]) for e in result["errors"]] == [("model", "fits_no_deployment")], result
+        return
     check_shape(result)
     assert all_finite(result["values"])
     assert result["verdict"] in CALCULATORS[name]["verdicts"]
