@@ -9,9 +9,10 @@ Messages, page -> worker:
   `Boot` once, then `Wasm` (the compiled module, or why it did not compile), then `ViewRequest`s.
 Worker -> page:
   `Step` and `Progress` while it boots (the page gives up only when they stop), then `Ready` or
-  `BootError`; `Kept` once the snapshot is in the HTTP cache; one `ViewReply` per `ViewRequest`:
-  its `view` is the view, or null with `error` when the Python call itself failed (the page then
-  marks the result stale).
+  `BootError`; `Line` whenever bytes that crossed the reader's line judged it (the page remembers it
+  for the next pages, `Boot.line`); `Kept` once the snapshot is in the HTTP cache, or `KeepFailed`;
+  one `ViewReply` per `ViewRequest`: its `view` is the view, or null with `error` when the Python call
+  itself failed (the page then marks the result stale).
 
 `handle_view(payload)` answers a `ViewRequest` (the worker calls it; the build's snapshot,
 `wiki/snapshot.mjs`, imports this module so that a restored interpreter has it ready).
@@ -113,8 +114,20 @@ class RuntimeConfig(TypedDict):
 # ---- Messages, page -> worker ---------------------------------------------------------------------
 
 
+# Whether the reader's line is fast enough for the snapshot, judged on bytes that crossed it: `rate` in
+# encoded bytes per ms, `from` the download that judged it ("javascript": Pyodide's asm.js, or "snapshot").
+LineJudgement = TypedDict("LineJudgement", {"fast": bool, "rate": int, "from": str})
+
+
+class RememberedLine(LineJudgement):
+    """A `LineJudgement` an earlier page of this origin remembered (localStorage), with its age."""
+
+    age: int  # ms
+
+
 class Boot(TypedDict):
-    """`RuntimeConfig`'s URLs made absolute, and whether the reader asked to save data."""
+    """`RuntimeConfig`'s URLs made absolute, whether the reader asked to save data, the remembered
+    judgement of the line (or null) and how long the snapshot's download may stall."""
 
     type: Literal["boot"]
     pyodide: str
@@ -127,6 +140,8 @@ class Boot(TypedDict):
     wheels: list[str]
     packages: list[str]
     frugal: bool
+    line: RememberedLine | None
+    snapshotStallMs: int  # noqa: N815 (a JavaScript name)
 
 
 class Wasm(TypedDict):
@@ -167,6 +182,12 @@ class Progress(TypedDict):
 class Ready(TypedDict):
     type: Literal["ready"]
     via: Literal["snapshot", "plain"]
+    reason: Literal["held", "cached", "frugal", "remembered", "measured", "unknown"]  # chooseBoot
+    snapshotError: NotRequired[str]  # noqa: N815 (why a snapshot boot went plain)
+
+
+class Line(LineJudgement):
+    type: Literal["line"]
 
 
 class BootError(TypedDict):
@@ -178,11 +199,19 @@ class Kept(TypedDict):
     type: Literal["kept"]
 
 
+class KeepFailed(TypedDict):
+    """The snapshot could not be kept: the page works on, its next page boots plain from the cache."""
+
+    type: Literal["keep-failed"]
+    message: str
+
+
 class ViewReply(TypedDict):
     type: Literal["view"]
     id: int
     view: View | ViewFailure | None
-    error: NotRequired[str]  # only with view null: the Python call raised (the worker is unusable)
+    error: NotRequired[str]  # only with view null: the Python call raised; this widget says so, the others go on
+    reason: NotRequired[Literal["files", "python"]]  # only with view null: what failed (restoring files, or the call)
 
 
 # ---- The worker's Python --------------------------------------------------------------------------

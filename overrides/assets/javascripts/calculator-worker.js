@@ -513,13 +513,14 @@ async function noBootUnderWay() {
 }
 
 let bootOver = null;
+let bootLock = null; // settles once this worker's BOOT_LOCK is released
 
 // This page is booting: hold BOOT_LOCK until its first answer (or its failure), and say so to the pages
 // that keep a snapshot now (they pause).
 function announceBoot() {
   const over = new Promise((resolve) => { bootOver = resolve; });
   // A lock manager that refuses (an opaque origin) leaves the "booting" message: keeping only pauses later.
-  navigator.locks?.request(BOOT_LOCK, { mode: "shared" }, () => over).catch(() => {});
+  bootLock = navigator.locks?.request(BOOT_LOCK, { mode: "shared" }, () => over).catch(() => {});
   channel?.postMessage({ type: "booting" });
 }
 
@@ -561,6 +562,7 @@ async function keepFile(url) {
 // visit, and the (empty) standard library a snapshot boot passes Pyodide: the next boot needs both, and
 // the service worker keeps what the HTTP cache holds. Its download, alone on the line, judges it.
 async function keepSnapshot(config) {
+  await bootLock; // this worker's own lock gone first (noBootUnderWay would wait for it)
   const paused = await keepFile(config.snapshot);
   const sample = paused ? null : crossed(config.snapshot);
   if (sample) {
