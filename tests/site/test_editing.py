@@ -148,7 +148,7 @@ def test_the_edits_are_what_the_built_copy_shows(edited) -> None:
     site = root / "site"
     assert (site / "index.html").exists(), "the content run did not build the copy"
     first = articles(root)[0]
-    for lang, (word, _line) in made["words"].items():
+    for lang, (_word, _line) in made["words"].items():
         text = Page(site / first.built(lang)).article_text
         assert REPLACEMENT[lang] in text
     for lang, reworded in made["reworded"].items():

@@ -13,14 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import build_site
-from harness.site import copy_project
-from tests.support.project import view_in, with_pages
 from harness.server import StaticServer
+from harness.site import copy_project
+from tests.conftest import build_site
+from tests.support.project import view_in, with_pages
 
 pytestmark = pytest.mark.browser
 
-MODULE = '''"""Rack power: does a node of GPUs fit a rack's power budget? (a fixture of tests/site/test_sixth_calculator.py)"""
+MODULE = '''"""Rack power: does a node of GPUs fit a rack's power budget?
+
+A fixture of tests/site/test_sixth_calculator.py.
+"""
 
 from typing import Any
 

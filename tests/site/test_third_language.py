@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import build_site
-from harness.site import runtime_config
-from harness.site import copy_project
-from tests.support.project import add_language, view_in, with_pages
 from harness.server import StaticServer
+from harness.site import copy_project, runtime_config
+from tests.conftest import build_site
+from tests.support.project import add_language, view_in, with_pages
 
 pytestmark = pytest.mark.browser
 
