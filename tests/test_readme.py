@@ -1,6 +1,6 @@
 """The maintainers' documents stay true: the README's "Where each fact lives" table names files that exist and
 hold what it says, its Layout names folders that exist, its test command is CI's, and every link of the README,
-`benchmarks/README.md` and `docs-dev/` points to a file and heading that exist."""
+`benchmarks/README.md`, `tests/README.md` and `docs-dev/` points to a file and heading that exist."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from tests.conftest import ROOT
 from wiki import languages
 
 README = ROOT / "README.md"
-DOCUMENTS = (README, ROOT / "benchmarks" / "README.md", *sorted((ROOT / "docs-dev").glob("*.md")))
+DOCUMENTS = (README, ROOT / "benchmarks" / "README.md", ROOT / "tests" / "README.md",
+             *sorted((ROOT / "docs-dev").glob("*.md")))
 CODE = re.compile(r"`([^`]+)`")
 # A repository path as the table writes one: folders and a file name, `<lang>` and `<name>` as placeholders.
 PATH = re.compile(r"^\.?[\w<>-]+(?:[./][\w<>.-]+)*/?$")
