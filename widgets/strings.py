@@ -574,7 +574,7 @@ NOTES = {
         "Finishing this pre-training in time takes {min_gpus}, far past the {frontier_gpus} where the frontier "
         "begins: most customers should not do it themselves."
     ),
-    "frontier_not_kentino_hardware": N_("Kentino does not build this tier: it needs SXM modules or an NDR fabric."),
+    "frontier_not_kentino_hardware": N_("Kentino does not build this tier: it needs SXM modules on an NDR fabric."),
     "target_from_requests": N_("The target comes from requests per second × tokens per request."),
     "multi_node_ops_tax": N_("More than one node adds shared storage, checkpointing, tuning and monitoring work."),
     "replica_ops_tax": N_(
