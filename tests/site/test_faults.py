@@ -380,16 +380,22 @@ def test_an_unusable_snapshot_falls_back_to_a_plain_boot_with_the_same_results(
 
 
 def test_no_request_leaves_127_0_0_1_on_any_page_with_interaction(page, server, site_dir: Path) -> None:
+    """Every page, its search and its language menu; the live calculators on the first page with widgets
+    of each language and folder depth (the runtime's URLs are resolved from the page's folder)."""
     paths = url_paths(site_dir)
     assert {"", "fr/", *ARTICLE.values(), "404.html"} <= set(paths)
+    interacted: set[tuple[str, int]] = set()
+    changed: set[tuple[str, str]] = set()
     for path in paths:
         page.goto(server.url + path)
         page.wait_for_load_state("networkidle")
         lang = page.locator("html").get_attribute("lang")
         assert only_local(page.requested_urls) == [], path
-        if page.locator("[data-calculator]").count():
+        if page.locator("[data-calculator]").count() and (lang, path.count("/")) not in interacted:
+            interacted.add((lang, path.count("/")))
             open_live(page, page.url)
             shown = page.eval_on_selector_all("[data-calculator]", "(ws) => ws.map((w) => w.dataset.calculator)")
+            changed |= {(lang, name) for name in shown}
             for name, (field, values) in CHANGES.items():
                 if name not in shown or not widget(page, name).locator(f'[name="{field}"]').is_enabled():
                     continue  # a method page's example may hold a field the others' choices leave unused
@@ -402,6 +408,7 @@ def test_no_request_leaves_127_0_0_1_on_any_page_with_interaction(page, server, 
         assert only_local(page.requested_urls) == [], path
     assert any(u.endswith("/pyodide.asm.wasm") for u in page.requested_urls)
     assert any(u.endswith("search_index.json") for u in page.requested_urls)
+    assert {(lang, name) for lang in ARTICLE for name in CHANGES} <= changed  # every calculator, both languages
 
 
 def test_after_a_snapshot_boot_python_still_grows_its_heap(page, server) -> None:
