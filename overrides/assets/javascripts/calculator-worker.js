@@ -25,6 +25,9 @@ const SNAPSHOT_STALL_MS = 5000;
 // keeping waits while any does, and pauses when one starts ("booting" on CHANNEL): it never competes with
 // a page that boots, in this tab or another. Any site of the origin shares the reader's line, so one name.
 const BOOT_LOCK = "kw-boot";
+// Held while a worker downloads a file to keep it (keepFile). Another page's "held" answer for that file
+// would join the unfinished download in the HTTP cache and wait for its bytes over the reader's line.
+const KEEP_LOCK = "kw-keep";
 const channel = "BroadcastChannel" in globalThis ? new BroadcastChannel("kw-runtime") : null;
 let python = null;
 // The page compiles pyodide.asm.wasm (compileStreaming: it checks the MIME type, and Chromium's wasm
@@ -53,6 +56,16 @@ function failOnWasmWarning(promise) {
  * @param {string} url
  * @returns {Promise<Response|null>}
  */
+/** Whether a worker of this origin is downloading a file to keep (KEEP_LOCK); false without Web Locks. */
+async function keeping() {
+  try {
+    const { held: holding = [] } = (await navigator.locks?.query()) ?? {};
+    return holding.some((lock) => lock.name === KEEP_LOCK);
+  } catch {
+    return false; // a lock manager that refuses (an opaque origin): the "booting" message still pauses it
+  }
+}
+
 async function held(url) {
   try {
     const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
@@ -134,7 +147,9 @@ function importModules(config, judge) {
  * @returns {Promise<{via: string, reason: string, modules: Promise<object>, snapshot: Promise<Response>|null}>}
  */
 async function chooseBoot(config) {
-  const [snapshot, plain] = await Promise.all([held(config.snapshot), plainHeld(config)]);
+  // A snapshot another page is still keeping is not held: reading it would wait for its download.
+  const snapshotHeld = keeping().then((busy) => (busy ? null : held(config.snapshot)));
+  const [snapshot, plain] = await Promise.all([snapshotHeld, plainHeld(config)]);
   const remembered = config.line && typeof config.line.fast === "boolean" ? config.line : null;
   const judge = !snapshot && !plain && !config.frugal && !remembered;
   const { modules, measured } = importModules(config, judge);
@@ -544,10 +559,13 @@ async function keepFile(url) {
       if (data?.type === "booting") controller.abort();
     };
     channel?.addEventListener("message", pause);
-    try {
+    const download = async () => {
       const response = await fetch(url, { signal: controller.signal });
       if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
       await response.arrayBuffer();
+    };
+    try {
+      await (navigator.locks ? navigator.locks.request(KEEP_LOCK, { mode: "shared" }, download) : download());
       return paused;
     } catch (error) {
       if (!controller.signal.aborted) throw error;
