@@ -50,12 +50,6 @@ function failOnWasmWarning(promise) {
   return Promise.race([promise, failed]).finally(() => { console.warn = warn; });
 }
 
-/**
- * The response of `url` from this browser's caches (HTTP cache, or the service worker's), or null:
- * `only-if-cached` never touches the network, and a download that was cut off does not count.
- * @param {string} url
- * @returns {Promise<Response|null>}
- */
 /** Whether a worker of this origin is downloading a file to keep (KEEP_LOCK); false without Web Locks. */
 async function keeping() {
   try {
@@ -66,6 +60,12 @@ async function keeping() {
   }
 }
 
+/**
+ * The response of `url` from this browser's caches (HTTP cache, or the service worker's), or null:
+ * `only-if-cached` never touches the network, and a download that was cut off does not count.
+ * @param {string} url
+ * @returns {Promise<Response|null>}
+ */
 async function held(url) {
   try {
     const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
