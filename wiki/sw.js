@@ -24,7 +24,7 @@
 // - An install that fails (one file that does not download) keeps what it cached: the next try, which
 //   offline.js makes later with a growing delay, fetches only what is missing.
 
-const SCOPE = new URL("./", self.location).href;
+const SCOPE = new URL("./", self.location.href).href;
 const PREFIX = `kw:${new URL(SCOPE).pathname}:`;
 const CACHE = PREFIX + BUILD.cache;
 const INSTALL_FETCHES = 6; // the shell's files fetched at once at install
@@ -84,7 +84,7 @@ async function cacheAll(cache, hrefs) {
   if (failed.length) throw new Error(`not cached: ${failed.join("; ")}`);
 }
 
-self.addEventListener("install", (event) => {
+self.addEventListener("install", (/** @type {InstallEvent} */ event) => {
   event.waitUntil((async () => {
     // No static routing here, or rules it refuses: the fetch handler below serves the same files.
     if (event.addRoutes) await addRoutes(event).catch(() => {});
@@ -112,7 +112,7 @@ async function olderOfThisSite(name) {
   return /^kw-[0-9a-f]{16}$/.test(name) && Boolean(await (await caches.open(name)).match(SCOPE));
 }
 
-self.addEventListener("activate", (event) => {
+self.addEventListener("activate", (/** @type {ExtendableEvent} */ event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
       if (name !== CACHE && (name.startsWith(PREFIX) || await olderOfThisSite(name))) await caches.delete(name);
@@ -164,7 +164,7 @@ async function shellFile(request) {
   return held || fetch(request);
 }
 
-self.addEventListener("fetch", (event) => {
+self.addEventListener("fetch", (/** @type {FetchEvent} */ event) => {
   const { request } = event;
   if (request.method !== "GET" || request.headers.has("range")) return;
   const href = request.url.split("#")[0];
@@ -204,7 +204,7 @@ async function keepRuntime() {
   return has("common") && (has("snapshot") || has("plain"));
 }
 
-self.addEventListener("message", (event) => {
+self.addEventListener("message", (/** @type {ExtendableMessageEvent} */ event) => {
   if (event.data?.type !== "keep") return;
   const [port] = event.ports;
   event.waitUntil(keepRuntime().then(

@@ -107,7 +107,7 @@ const FAST_LINE = 5000; // bytes per ms over the line (~40 Mbit/s)
  * @returns {{encoded: number, decoded: number, ms: number}|null}
  */
 function crossed(url) {
-  const entry = performance.getEntriesByName(url, "resource").at(-1);
+  const entry = /** @type {PerformanceResourceTiming | undefined} */ (performance.getEntriesByName(url, "resource").at(-1));
   if (!entry || entry.workerStart > 0 || !entry.transferSize || !entry.encodedBodySize) return null;
   const ms = Math.max(1, entry.responseEnd - entry.responseStart);
   // A response the HTTP cache completed (a resumed download) moved fewer bytes than its body: not a sample.
@@ -144,7 +144,7 @@ function importModules(config, judge) {
  * - "remembered": an earlier page's judgement of the line, still young (config.line): its verdict;
  * - "measured": Pyodide's JavaScript came over the line now: judged on its bytes;
  * - "unknown": it came from a cache and no judgement is remembered: plain, the boot of fewer bytes.
- * @returns {Promise<{via: string, reason: string, modules: Promise<object>, snapshot: Promise<Response>|null}>}
+ * @returns {Promise<{via: string, reason: string, modules: Promise<object>, snapshot?: Promise<Response>}>}
  */
 async function chooseBoot(config) {
   // A snapshot another page is still keeping is not held: reading it would wait for its download.
@@ -339,7 +339,7 @@ async function withCompiledWasm(compiled, create) {
     // Pyodide's own download of the .wasm is not needed (the page compiled it): dropped. One that already
     // failed or ended has nothing left to drop.
     Promise.resolve(source).then((response) => response.body?.cancel()).catch(() => {});
-    const module = await compiled;
+    const module = /** @type {WebAssembly.Module} */ (await compiled);
     return { module, instance: await WebAssembly.instantiate(module, imports) };
   };
   try {
@@ -358,9 +358,9 @@ async function withSharedAdapters(run) {
   WebAssembly.Module = new Proxy(Module, {
     construct(target, args) {
       const [bytes] = args;
-      if (!(bytes instanceof Uint8Array) || bytes.length > 256) return new target(...args);
+      if (!(bytes instanceof Uint8Array) || bytes.length > 256) return Reflect.construct(target, args);
       const key = String.fromCharCode(...bytes);
-      if (!compiled.has(key)) compiled.set(key, new target(bytes));
+      if (!compiled.has(key)) compiled.set(key, new target(/** @type {Uint8Array<ArrayBuffer>} */ (bytes)));
       return compiled.get(key);
     },
   });
@@ -413,7 +413,7 @@ async function bootPlain(config, downloads) {
   await downloads.wasm; // compiled: downloaded
   // Pyodide gets the standard library from here, once what comes after it has been asked for: Python's
   // start-up then holds this thread for a while, and those requests would wait for it.
-  let later = null;
+  let later = /** @type {Promise<Uint8Array[]> | null} */ (null);
   const stdlib = download(config.stdlib).then((bytes) => {
     later = Promise.all([download(config.stdlib_later), ...config.wheels.map(download)]);
     later.catch(() => {}); // awaited below, where its failure fails the boot

@@ -26,7 +26,7 @@ let answered = false; // whether the current worker has answered once (its later
 const LINE_KEY = "kw-line";
 const LINE_MAX_AGE_MS = 30 * 60 * 1000;
 const html = document.documentElement;
-const widgets = [...document.querySelectorAll("[data-calculator]")];
+const widgets = /** @type {WidgetElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
 // The article's "your workload" block (calculators/workload.py), if the page has one: see follow().
 const workload = widgets.find((widget) => widget.dataset.calculator === "workload") ?? null;
 let worker = null;
@@ -547,12 +547,14 @@ function follow() {
   const changed = Object.entries(workload.kwNeutral).filter(([key, value]) => presets[key] !== value);
   for (const widget of widgets) {
     if (widget === workload || widget.kwOwn) continue;
+    /** @type {Record<string, string>} */
     const values = {};
     for (const [key, value] of changed) {
-      const field = widget.querySelector(`form [name="${CSS.escape(key)}"]`);
+      const field = /** @type {HTMLSelectElement | HTMLInputElement | null} */ (
+        widget.querySelector(`form [name="${CSS.escape(key)}"]`));
       if (!field) continue;
       // A choice this widget does not offer (an SXM card where only PCIe cards are compared) stays its own.
-      if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === String(value))) continue;
+      if (field instanceof HTMLSelectElement && ![...field.options].some((o) => o.value === String(value))) continue;
       values[key] = value;
     }
     const followed = JSON.stringify(values);
@@ -666,8 +668,9 @@ for (const widget of widgets) {
   });
   form.addEventListener("change", (event) => {
     // The custom-model fields count only for a custom model: open them at once (Python enables them).
-    const custom = widget.querySelector('[data-group="custom_model"]');
-    if (custom && event.target.name === "model") custom.open = event.target.value === "custom";
+    const custom = /** @type {HTMLDetailsElement | null} */ (widget.querySelector('[data-group="custom_model"]'));
+    const field = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target);
+    if (custom && field.name === "model") custom.open = field.value === "custom";
     widget.kwOwn = true;
     widget.kwPending = null;
     showNotices(widget, []);
@@ -677,7 +680,7 @@ for (const widget of widgets) {
     // A boot that fails says so on every widget (startWorker): nothing more to do here.
     widget.addEventListener(type, () => startWorker().catch(() => {}), { once: true, passive: true });
   }
-  const tools = widget.querySelector("[data-tools]");
+  const tools = /** @type {HTMLElement | null} */ (widget.querySelector("[data-tools]"));
   if (tools) tools.hidden = false;
   widget.querySelector("[data-copy-link]")?.addEventListener("click", () => copyLink(widget));
 }

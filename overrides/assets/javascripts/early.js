@@ -7,7 +7,7 @@
 // into this script's `data-widgets` by the build (overrides/main.html), as the body is not parsed yet.
 import { readLink } from "./links.js";
 
-const script = document.querySelector("script[data-wasm][data-widgets]");
+const script = /** @type {HTMLScriptElement | null} */ (document.querySelector("script[data-wasm][data-widgets]"));
 const ids = new Set((script?.dataset.widgets || "").split(" ").filter(Boolean));
 if (script && readLink(location.hash).some(({ id }) => ids.has(id))) {
   const link = document.createElement("link");

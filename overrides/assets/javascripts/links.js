@@ -33,6 +33,7 @@ export function readLink(hash) {
   for (const text of hash.slice(1).split("&")) {
     const match = SEGMENT.exec(text);
     if (!match) continue;
+    /** @type {Record<string, string>} */
     const values = {};
     for (const pair of match[3].split(";").filter(Boolean).slice(0, MAX_PAIRS)) {
       const at = pair.indexOf("=");

@@ -16,7 +16,7 @@ const DELIMITERS = [
  * @param {(element: Element, options: object) => void} render KaTeX's renderMathInElement
  */
 function typeset(render) {
-  for (const element of document.querySelectorAll(".arithmatex")) {
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".arithmatex"))) {
     render(element, { delimiters: DELIMITERS, throwOnError: false });
     element.dataset.typeset = "";
     // A display formula wider than a phone's column scrolls in its own box: the keyboard must reach it too.
