@@ -89,6 +89,8 @@ class _HandSiteToWorkers:
         node.workerinput[SITE_ENV] = f"{folder}\n{server.url}"
 
 
+# First: xdist's own hook (registered later, so called earlier) reads the xdist_group marks into the node ids.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests of `CONTENT` are marked `content`. Under `--dist loadgroup`, the tests of a module that share a
     module-scoped fixture (a copy of the project built once, Pyodide run once under Node) run in one process,
