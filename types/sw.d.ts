@@ -10,6 +10,7 @@ declare global {
     runtime: { common: string[]; snapshot: string[]; plain: string[] };
     dirs: string[];
     gzipped: string[];
+    notFound: Record<string, string>;
   };
 
   /** sw.js runs as a service worker: its `self` has the service worker's members it uses. */

@@ -16,7 +16,9 @@ The build writes `site/sw.js` as one line of build data, `const BUILD = {...};`,
   kept as a reader first opens them;
 - `runtime`: the files of each boot (`Runtime.boot_files`), kept once a boot has fetched them;
 - `dirs`: the runtime's versioned folders, served cache-first.
-- `gzipped`: runtime files stored gzipped (`Runtime.gzipped_files`), kept decompressed.
+- `gzipped`: runtime files stored gzipped (`Runtime.gzipped_files`), kept decompressed;
+- `notFound`: each language's folder and its error page (`""` the default language's, at the root),
+  served offline for a page the build does not have; a language without one gets the default's.
 
 URLs are relative to the site root, so the site works under a sub-path. `mkdocs serve` gets no
 service worker (its pages change under live reload).
@@ -91,8 +93,12 @@ def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]
         file = site_dir / (rel + "index.html" if rel == "" or rel.endswith("/") else rel)
         sha.update(rel.encode() + b"\0" + file.read_bytes())
     sha.update(json.dumps([boots, dirs, gzipped]).encode())
+    # A language without an error page of its own (the theme has one for French: overrides/fr/404.html)
+    # falls back to the default language's.
+    not_found = {"": "404.html", **{f"{lang}/": f"{lang}/404.html" for lang in languages[1:]
+                                    if (site_dir / lang / "404.html").exists()}}
     return {"cache": "kw-" + sha.hexdigest()[:16], "shell": shell, "later": later, "runtime": boots, "dirs": dirs,
-            "gzipped": gzipped}
+            "gzipped": gzipped, "notFound": not_found}
 
 
 def messages(languages: Iterable[str]) -> dict[str, dict[str, str]]:

@@ -1,7 +1,7 @@
 // Service worker of the Kentino Wiki: both languages' pages read offline, and the live calculators'
 // runtime kept so that every later page and visit boots without asking the network.
 // The build (wiki/offline.py) writes this file to the site root as sw.js, after one line that defines
-//   BUILD = {cache, shell, later, runtime: {common, snapshot, plain}, dirs, gzipped}
+//   BUILD = {cache, shell, later, runtime: {common, snapshot, plain}, dirs, gzipped, notFound}
 // (URLs relative to the site root): its scope is the site root, wherever the site is hosted.
 //
 // - The shell (every page of both languages, the theme's and our assets) is cached at install and
@@ -137,11 +137,18 @@ async function page(event) {
     }
     return response;
   } catch (error) {
-    const french = request.url.startsWith(absolute("fr/"));
-    const fallback = await cache.match(absolute(french ? "fr/404.html" : "404.html"));
+    const fallback = await cache.match(notFoundPage(request.url));
     if (fallback) return fallback;
     throw error;
   }
+}
+
+// The error page of the language whose folder holds `url` (the longest of BUILD.notFound's folders; "" is
+// the default language's, at the root).
+function notFoundPage(url) {
+  const folders = Object.keys(BUILD.notFound).filter((folder) => url.startsWith(absolute(folder)));
+  const folder = folders.reduce((longest, next) => (next.length > longest.length ? next : longest), "");
+  return absolute(BUILD.notFound[folder]);
 }
 
 // A runtime file (by its URL) or a file of search (without its query): from the cache, else fetched (the

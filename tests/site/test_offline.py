@@ -86,6 +86,12 @@ def test_after_one_visit_both_languages_read_and_calculate_offline(browser, read
         page.goto(base + path)
         assert page.locator("html").get_attribute("lang") == lang
         assert page.locator("article h1").count() == 1
+    # A page this build does not have: the error page of the language whose folder the address is in.
+    for folder, lang in (("fr/", "fr"), ("", "da")):
+        error_page = (site_dir / folder / "404.html").read_text(encoding="utf-8")
+        page.goto(base + folder + "no-such-page/")
+        assert page.locator("html").get_attribute("lang") == lang
+        assert page.locator("h1").first.inner_text() in error_page
     live_result(page, base + ARTICLE["fr"], "fr")  # never opened online: the other language's article
     assert page.locator("html").get_attribute("data-kw-boot") == "snapshot"
 
