@@ -699,6 +699,12 @@ UI = {
                                  "again later; the site works online as usual."),
     "copy_link": N_("Copy link"),
     "link_copied": N_("Link copied."),
+    # The theme's own words (overrides/partials/copyright.html and kw-not-found.html, through the build's
+    # `kw_ui`): the footer's credit, {mkdocs} and {material} its two links, and the error page.
+    "made_with": N_("Made with {mkdocs} and {material}"),
+    "not_found_title": N_("Page not found"),
+    "not_found_text": N_("The page you are looking for does not exist or has moved (error 404)."),
+    "not_found_home": N_("Go to the home page"),
     "link_not_copied": N_("Copy the address from the address bar: this browser refused."),
     # A shared link's values that this widget cannot take (an old link, a model left out of the catalogue):
     # said on the widget; the link's other values are applied.

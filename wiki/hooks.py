@@ -36,6 +36,7 @@ from wiki import (  # noqa: E402
     offline,
     runtime,
     site_files,
+    theme_words,
     untranslated,
 )
 from wiki.embed import EmbedError, body_start_line, place_widgets, render_embeds  # noqa: E402
@@ -139,9 +140,11 @@ def _prepare_runtime(config: MkDocsConfig) -> None:
     config.extra["kw_runtime_prepared"] = prepared
 
 
-def on_env(env: Environment, **_: object) -> Environment:
-    """Keep the theme's environment: the CSP's hashes are those of the theme's own script partials."""
+def on_env(env: Environment, config: MkDocsConfig, **_: object) -> Environment:
+    """Keep the theme's environment (the CSP's hashes are those of the theme's own script partials) and give
+    its templates the catalogs' words in the language being built (`kw_ui`, wiki/theme_words.py)."""
     _theme.env = env
+    env.globals["kw_ui"] = lambda key, **links: theme_words.ui(config.theme["language"], key, **links)
     return env
 
 

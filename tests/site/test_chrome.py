@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from html import unescape
@@ -13,6 +14,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.support.content import page_with, urls
 from tests.support.html import Page, html_pages
+from widgets import messages, strings
 from wiki.search_index import fold, folded_words, with_folding
 
 ARTICLE = urls(page_with("vram_fit"))
@@ -20,21 +22,19 @@ ARTICLE = urls(page_with("vram_fit"))
 
 def theme_strings(lang: str) -> dict[str, str]:
     """The theme's words in `lang`, from where the site takes them: our override of Material's language file
-    (overrides/partials/languages/) or Material's own, and our copyright and not-found partials."""
+    (overrides/partials/languages/) or Material's own, and the catalogs (the copyright and not-found partials'
+    `kw_ui`, wiki/theme_words.py)."""
     ours = ROOT / "overrides" / "partials" / "languages" / f"{lang}.html"
     theirs = Path(material.__file__).parent / "templates" / "partials" / "languages" / f"{lang}.html"
     words = dict(re.findall(r'^\s*"([\w.]+)": "([^"]*)"', (ours if ours.exists() else theirs).read_text(
         encoding="utf-8"), flags=re.MULTILINE))
-
-    def first_of(partial: str) -> str:
-        source = (ROOT / "overrides" / "partials" / partial).read_text(encoding="utf-8")
-        return re.search(rf'"{lang}": \("([^"]*)"', source)[1]
-
-    return {"search": words["search.placeholder"], "edit": words["action.edit"],
-            "made_with": first_of("copyright.html"), "not_found": first_of("kw-not-found.html")}
+    made_with = messages.text(lang, strings.UI["made_with"]).split("{mkdocs}")[0].strip()  # before the first link
+    return {"search": words["search.placeholder"], "edit": words["action.edit"], "made_with": made_with,
+            "not_found": messages.text(lang, strings.UI["not_found_title"])}
 
 
-CHROME = {lang: theme_strings(lang) for lang in ("da", "fr")}  # what the theme prints (not article prose)
+# What the theme prints (not article prose). Read when a test runs: the catalogs are compiled by the build.
+chrome = functools.cache(theme_strings)
 
 
 def language_of(site_dir: Path, path: Path) -> str:
@@ -46,11 +46,11 @@ def test_each_language_has_its_own_error_page(site_dir: Path, path: str, lang: s
     page = Page(site_dir / path)
     assert page.lang == lang
     assert [h.get("id") for h in page.find("h1")] == ["not-found"]
-    assert CHROME[lang]["not_found"] in page.text
+    assert chrome(lang)["not_found"] in page.text
     assert "Not found" not in page.text
-    assert page.find("input", placeholder=CHROME[lang]["search"])
+    assert page.find("input", placeholder=chrome(lang)["search"])
     other = "fr" if lang == "da" else "da"
-    assert CHROME[other]["not_found"] not in page.text and CHROME[other]["made_with"] not in page.text
+    assert chrome(other)["not_found"] not in page.text and chrome(other)["made_with"] not in page.text
 
 
 def test_every_page_has_the_footer_line_in_its_language(site_dir: Path) -> None:
@@ -59,13 +59,13 @@ def test_every_page_has_the_footer_line_in_its_language(site_dir: Path) -> None:
         page = Page(path)
         lang = language_of(site_dir, path)
         assert "Made with" not in page.text, path
-        assert CHROME[lang]["made_with"] in page.text, path
+        assert chrome(lang)["made_with"] in page.text, path
 
 
 @pytest.mark.parametrize("lang", list(ARTICLE))
 def test_edit_button_speaks_the_page_language(site_dir: Path, lang: str) -> None:
     (edit,) = Page(site_dir / ARTICLE[lang] / "index.html").find("a", rel="edit")
-    assert edit["title"] == CHROME[lang]["edit"]  # Material's own French string is "Editer", without its accent
+    assert edit["title"] == chrome(lang)["edit"]  # Material's own French string is "Editer", without its accent
 
 
 def test_the_language_menu_marks_the_language_being_read(site_dir: Path) -> None:
