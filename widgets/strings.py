@@ -223,7 +223,7 @@ CHOICES = {
     "memory": N_("Memory bandwidth"),
     "compute": N_("Compute"),
     "serving:tp": N_("Tensor parallel in the node"),
-    "serving:replicas": N_("Two replicas, half the requests each"),
+    "serving:replicas": N_("Copies of the model sharing the requests"),
     "serving:tp_across": N_("Tensor parallel across both nodes"),
     "deployment:one_gpu": N_("One GPU"),
     "deployment:one_box": N_("One copy over the node's GPUs"),
@@ -597,11 +597,14 @@ NOTES = {
     "lengths_set_context": N_(
         "The prompt and the answer make each request {context} long; the context field is not used."
     ),
+    # {per_request_tokens_per_s}: a request's rate at the load a node serves (planner.Plan), not at the typed one.
     "concurrency_below_target": NP_(
-        "{concurrency} request at once streams about {per_request_tokens_per_s}: the target of "
-        "{target_tokens_per_s} takes about {needed_concurrency} at once. The number of nodes follows the target.",
-        "{concurrency} requests at once stream about {per_request_tokens_per_s} each: the target of "
-        "{target_tokens_per_s} takes about {needed_concurrency} at once. The number of nodes follows the target.",
+        "You typed {concurrency} request at once; at the load a node serves, each request streams about "
+        "{per_request_tokens_per_s}, so the target of {target_tokens_per_s} takes about {needed_concurrency} "
+        "at once. The nodes are sized for the target.",
+        "You typed {concurrency} requests at once; at the load a node serves, each request streams about "
+        "{per_request_tokens_per_s}, so the target of {target_tokens_per_s} takes about {needed_concurrency} "
+        "at once. The nodes are sized for the target.",
         "concurrency",
     ),
     "model_across_boxes": N_(
