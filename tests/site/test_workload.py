@@ -51,8 +51,8 @@ def test_every_widget_follows_the_workload_until_the_reader_changes_it(open_page
         assert expected["ok"], (name, expected)
         wait_for_text(page, name, '[data-output="explanation"]', expected["explanation"])
     trace = widget(page, "decision").locator('[data-html="trace"]').inner_text()
-    # The reader's node and load.
-    assert f"{TYPED['gpus'][lang]} × " in trace and TYPED["concurrency"][lang] in trace, trace
+    # The reader's node and load (× spaced as the language's typography spaces it).
+    assert re.search(rf"\b{re.escape(TYPED['gpus'][lang])}\s×\s", trace) and TYPED["concurrency"][lang] in trace, trace
     # The link holds the workload once, not a copy per follower.
     page.wait_for_url(re.compile(r"#kw-workload-1/"))
     assert page.url.split("#")[1].count("/") == 1, page.url
