@@ -435,25 +435,26 @@ EXPLANATIONS = {
         "replicas",
     ),
     ("workload", "one_node"): N_(
-        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and delivers "
-        "{node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box. The widgets below follow this "
-        "workload until you change one of them."
+        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and can "
+        "deliver up to {node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box. When you change "
+        "this workload, the page's other widgets take your values, except those you have changed yourself."
     ),
     ("workload", "dp_replicas"): N_(
         "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) but delivers "
         "only {node_tokens_per_s}: the target of {target_tokens_per_s} takes {min_nodes} as data-parallel "
-        "replicas behind a load balancer, not a cluster. The widgets below follow this workload until you "
-        "change one of them."
+        "replicas behind a load balancer, not a cluster. When you change this workload, the page's other "
+        "widgets take your values, except those you have changed yourself."
     ),
     ("workload", "dp_replicas_load"): N_(
-        "One node of {gpus_per_node} holds up to {max_concurrency} of {context}: the load of {concurrency} takes "
-        "{min_nodes} as data-parallel replicas behind a load balancer, not a cluster. The widgets below follow "
-        "this workload until you change one of them."
+        "One node of {gpus_per_node} holds up to {max_concurrency} of {context}: the load of {concurrency} "
+        "takes {min_nodes} as data-parallel replicas behind a load balancer, not a cluster. When you change "
+        "this workload, the page's other widgets take your values, except those you have changed yourself."
     ),
     ("workload", "multi_node"): N_(
-        "The weights do not fit one node of these GPUs: each copy of the model spans several nodes, {min_nodes} "
-        "in all, tensor parallel inside a node and pipeline parallel across, over a fabric. The widgets below "
-        "follow this workload until you change one of them."
+        "The weights do not fit one node of these GPUs: each copy of the model spans several nodes, "
+        "{min_nodes} in all, tensor parallel inside a node and pipeline parallel across, over a fabric. When "
+        "you change this workload, the page's other widgets take your values, except those you have changed "
+        "yourself."
     ),
     ("throughput", "memory_bound"): NP_(
         "The node runs {copies} copy of the model on {tensor_parallel}, {concurrency} in all; each decode step "
@@ -776,8 +777,8 @@ METHODS = {
     "builds_on": N_("Built on:"),
     "no_own_figures": N_("This calculator has no formula of its own: it puts the calculators below together, "
                          "and their figures are the ones checked against published runs."),
-    "serving_budget": N_("These {rows} rows together: {share} within {inner}, {outside} outside {band} (the "
-                         "budget: at least {required} within, none outside)."),
+    "serving_budget": N_("The {rows} rows measured against {band}, together: {share} within {inner}, {outside} "
+                         "outside {band} (the budget: at least {required} within, none outside)."),
     "col_measured": N_("What was measured"),
     "col_published": N_("Published"),
     "col_ours": N_("Ours"),
@@ -794,7 +795,7 @@ METHODS = {
     "budget_at_most": N_("ours at most the published figure"),
     "budget_at_least": N_("ours at least the published figure"),
     "budget_within": N_("the published figure inside our range"),
-    "budget_band": N_("{band}, see below"),
+    "budget_band": N_("{band}, see above"),
 }
 REFERENCE_QUANTITIES = {
     "kv_bytes_per_token": N_("KV cache per token"),
