@@ -35,6 +35,8 @@ const LATER_SET = new Set(BUILD.later.map(absolute));
 const RUNTIME = Object.fromEntries(Object.entries(BUILD.runtime).map(([boot, paths]) => [boot, paths.map(absolute)]));
 const RUNTIME_DIRS = BUILD.dirs.map(absolute);
 const GZIPPED = new Set(BUILD.gzipped.map(absolute));
+const NOT_FOUND = Object.entries(BUILD.notFound).map(([folder, errorPage]) => [absolute(folder), absolute(errorPage)])
+  .sort(([a], [b]) => b.length - a.length);
 
 // What the cache keeps of a runtime file: a gzipped one decompressed (the worker reads either).
 function kept(href, response) {
@@ -143,12 +145,10 @@ async function page(event) {
   }
 }
 
-// The error page of the language whose folder holds `url` (the longest of BUILD.notFound's folders; "" is
-// the default language's, at the root).
+// The error page of the language whose folder holds `url`: the longest matching folder of BUILD.notFound
+// ("" is the default language's, at the root, so one always matches).
 function notFoundPage(url) {
-  const folders = Object.keys(BUILD.notFound).filter((folder) => url.startsWith(absolute(folder)));
-  const folder = folders.reduce((longest, next) => (next.length > longest.length ? next : longest), "");
-  return absolute(BUILD.notFound[folder]);
+  return NOT_FOUND.find(([folder]) => url.startsWith(folder))[1];
 }
 
 // A runtime file (by its URL) or a file of search (without its query): from the cache, else fetched (the
