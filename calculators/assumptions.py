@@ -47,6 +47,16 @@ DEFAULT_LORA_RANK = 16
 # recomputation keeps only each layer's input (2*s*b*h) plus one layer's 34*s*b*h.
 ACT_BYTES_PER_SBH = 34
 ACT_CHECKPOINT_BYTES_PER_SBH = 2
+# Offloaded checkpoints (training_memory recompute "offload"): each layer's input is
+# copied to CPU memory as the forward pass leaves it and brought back for its backward
+# pass, so the GPU holds one checkpoint besides the layer being recomputed. Unsloth's
+# use_gradient_checkpointing="unsloth", the default of its recipes ("offloads
+# intermediate activations to system RAM asynchronously whilst being only 1% slower",
+# https://unsloth.ai/blog/long-context); axolotl's activation_offloading: true
+# (axolotl-ai-cloud/axolotl, docs/gradient_checkpointing.qmd).
+ACT_OFFLOAD_RESIDENT_CHECKPOINTS = 1
+# Unsloth's measured cost of the offloading (same post): about 1 % more time per step.
+ACT_OFFLOAD_TIME_OVERHEAD = 0.01
 
 # --- Runtime reserve (training) ----------------------------------------------
 # Training reserves 10 % of each GPU's nominal memory (allocator fragmentation,

@@ -17,6 +17,8 @@ the paper's accounting and in DeepSpeed's estimator's (see the function).
 Activations (Korthikanti et al. 2022, arXiv:2205.05198), one micro-batch:
 - recompute "none": 34 x s x b x h bytes per layer (FlashAttention: no s x s scores)
 - recompute "full": 2 x s x b x h per layer (checkpoints) + 34 x s x b x h (one layer)
+- recompute "offload": the checkpoints in CPU memory (Unsloth's and axolotl's offloading):
+  one 2 x s x b x h checkpoint + 34 x s x b x h (the layer being recomputed) on the GPU
 The micro-batch's activations are assumed split over the GPUs (tensor +
 sequence parallelism); with pure FSDP each GPU holds its own micro-batch.
 fits = total_gb <= usable_gb (90 % of VRAM); min_gpus = ceil(total / (0.9 x memory)).
@@ -46,7 +48,7 @@ QLORA_OPTIMIZER_BYTES = 8.0
 # The embeddings and the output head are not quantized (only the linear layers
 # of the transformer blocks become NF4 ``Linear4bit``): 2 bytes in BF16.
 QLORA_EMBEDDING_BYTES = 2.0
-RECOMPUTE = ("none", "full")
+RECOMPUTE = ("none", "full", "offload")
 VERDICTS = ("fits", "does_not_fit")
 NOTES = ("custom_inputs_ignored", "moe_all_experts_resident", "hidden_size_estimated")
 
@@ -178,6 +180,9 @@ def activations_gb(model: Model, seq_len: int, micro_batch: int, recompute: str)
     sbh = seq_len * micro_batch * model.hidden
     if recompute == "full":
         return (A.ACT_CHECKPOINT_BYTES_PER_SBH * model.layers + A.ACT_BYTES_PER_SBH) * sbh / 1e9
+    if recompute == "offload":
+        resident = min(model.layers, A.ACT_OFFLOAD_RESIDENT_CHECKPOINTS)
+        return (A.ACT_CHECKPOINT_BYTES_PER_SBH * resident + A.ACT_BYTES_PER_SBH) * sbh / 1e9
     return A.ACT_BYTES_PER_SBH * model.layers * sbh / 1e9
 
 
@@ -239,6 +244,9 @@ def layout_activations_gb(model: Model, tp: int, pp: int, virtual: int, seq_len:
     """
     sbh = seq_len * micro_batch * model.hidden
     inflight = 1.0 if pp == 1 else min(pp, max(1.0, micro_batches)) * (1 + (pp - 1) / (pp * max(1, virtual)))
+    if recompute == "offload":  # the checkpoints in CPU memory: one back on the GPU, one layer recomputed
+        resident = A.ACT_CHECKPOINT_BYTES_PER_SBH * A.ACT_OFFLOAD_RESIDENT_CHECKPOINTS
+        return (resident + A.ACT_BYTES_PER_SBH) * sbh / tp / 1e9
     per_layer = A.ACT_CHECKPOINT_BYTES_PER_SBH if recompute == "full" else A.ACT_BYTES_PER_SBH
     acts = per_layer * sbh * model.layers / pp * inflight
     if recompute == "full":

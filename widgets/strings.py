@@ -200,6 +200,7 @@ CHOICES = {
     "qlora": N_("QLoRA"),
     "recompute:none": N_("None: keep all activations"),
     "recompute:full": N_("Full: recompute every layer"),
+    "recompute:offload": N_("Offloaded: recompute every layer, checkpoints in CPU memory"),
     "tp": N_("Tensor parallel (TP)"),
     "tp_pp": N_("TP inside nodes, PP across"),
     "pcie4": N_("PCIe Gen4 (inside one box)"),

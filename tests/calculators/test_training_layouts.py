@@ -13,7 +13,7 @@ from calculators.catalog.fabrics import FABRIC_BY_ID, INTER_NODE_TABLE
 from calculators.catalog.gpus import GPU_BY_ID, training_tflops
 from calculators.catalog.models import MODEL_BY_ID, resolve_model
 from calculators.scaling import Layout, default_nics, layout_step, training_flops_per_token
-from calculators.training_memory import fits_training, layout_state_gb
+from calculators.training_memory import activations_gb, fits_training, layout_activations_gb, layout_state_gb
 from calculators.training_time import pretrain_days, tp_degrees
 
 SETTINGS = settings(max_examples=120, deadline=None)
@@ -222,7 +222,7 @@ def test_tp_degrees_divide_heads_and_box() -> None:
 @SETTINGS
 @given(model=st.sampled_from(CATALOG_MODELS), gpu=st.sampled_from(list(GPUS)),
        method=st.sampled_from(["full", "lora", "qlora"]), seq_len=st.sampled_from([512, 2048, 4096, 8192]),
-       recompute=st.sampled_from(["none", "full"]), gpus=st.sampled_from([1, 2, 4, 8, 16]))
+       recompute=st.sampled_from(["none", "full", "offload"]), gpus=st.sampled_from([1, 2, 4, 8, 16]))
 def test_fits_training_min_gpus(model: str, gpu: str, method: str, seq_len: int, recompute: str, gpus: int) -> None:
     """min_gpus holds the run; half as many do not; fits agrees with per_gpu_gb against 90 % of a GPU."""
     f = fits_training(model, method, gpu, gpus, seq_len, recompute)
@@ -250,6 +250,23 @@ def test_fits_training_recipes() -> None:
                recompute="full")
     assert fits_training("llama-3.1-70b", "qlora", "rtx-pro-6000", 1)["per_gpu_gb"] == pytest.approx(
         w["total_gb"], abs=0.01)
+
+
+@SETTINGS
+@given(model=st.sampled_from(CATALOG_MODELS), seq_len=st.sampled_from([512, 2048, 4096, 8192]),
+       tp=st.sampled_from([1, 2, 4, 8]), pp=st.sampled_from([1, 2, 4]))
+def test_offloaded_checkpoints_leave_one_layer_and_one_checkpoint_on_the_gpu(model: str, seq_len: int, tp: int,
+                                                                            pp: int) -> None:
+    """Offloaded checkpoints (Unsloth, axolotl): the GPU keeps one layer's activations and one checkpoint,
+    whatever the depth; never more than with the checkpoints kept on the GPU."""
+    m = MODEL_BY_ID[model]
+    sbh = seq_len * m.hidden
+    expected = (A.ACT_BYTES_PER_SBH + A.ACT_CHECKPOINT_BYTES_PER_SBH * A.ACT_OFFLOAD_RESIDENT_CHECKPOINTS) * sbh / 1e9
+    assert activations_gb(m, seq_len, 1, "offload") == pytest.approx(expected)
+    assert activations_gb(m, seq_len, 1, "offload") <= activations_gb(m, seq_len, 1, "full")
+    assert layout_activations_gb(m, tp, pp, 1, seq_len, 1, 8, "offload") == pytest.approx(expected / tp)
+    assert layout_activations_gb(m, tp, pp, 1, seq_len, 1, 8, "offload") <= layout_activations_gb(
+        m, tp, pp, 1, seq_len, 1, 8, "full")
 
 
 def test_layout_state_sharding() -> None:
