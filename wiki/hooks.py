@@ -30,6 +30,7 @@ from wiki import (  # noqa: E402
     catalogs,
     content_policy,
     csp,
+    error_pages,
     katex,
     languages,
     methods,
@@ -123,6 +124,7 @@ def on_config(config: MkDocsConfig) -> None:
     if problems:
         _fail("The translation catalogs are not complete", problems)
     catalogs.compile_all(langs)
+    config.theme.static_templates.update(error_pages.names(others))  # <lang>/404.html (wiki/error_pages.py)
     # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
     config.extra["kw_offline"] = not _theme.serving
 
@@ -142,8 +144,10 @@ def _prepare_runtime(config: MkDocsConfig) -> None:
 
 def on_env(env: Environment, config: MkDocsConfig, **_: object) -> Environment:
     """Keep the theme's environment (the CSP's hashes are those of the theme's own script partials) and give
-    its templates the catalogs' words in the language being built (`kw_ui`, wiki/theme_words.py)."""
+    its templates the catalogs' words in the language being built (`kw_ui`, wiki/theme_words.py) and the
+    other languages' error pages (wiki/error_pages.py)."""
     _theme.env = env
+    error_pages.install(env, _languages(config)[1])
     env.globals["kw_ui"] = lambda key, **links: theme_words.ui(config.theme["language"], key, **links)
     return env
 

@@ -93,8 +93,8 @@ def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]
         file = site_dir / (rel + "index.html" if rel == "" or rel.endswith("/") else rel)
         sha.update(rel.encode() + b"\0" + file.read_bytes())
     sha.update(json.dumps([boots, dirs, gzipped]).encode())
-    # A language whose error page is not in the shell (the theme writes one for French only:
-    # overrides/fr/404.html) falls back to the default language's.
+    # A language whose error page is not in the shell (wiki/error_pages.py writes one per language;
+    # a page outside the shell is never cached) falls back to the default language's.
     not_found = {"": "404.html", **{f"{lang}/": f"{lang}/404.html" for lang in languages[1:]
                                     if f"{lang}/404.html" in shell}}
     return {"cache": "kw-" + sha.hexdigest()[:16], "shell": shell, "later": later, "runtime": boots, "dirs": dirs,

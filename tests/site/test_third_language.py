@@ -7,6 +7,8 @@ snapshot's warm-up) and the page script take the language from mkdocs.yml.
 
 from __future__ import annotations
 
+import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -57,6 +59,18 @@ def test_the_runtime_carries_the_third_language(german: Path) -> None:
         assert "babel/locale-data/de.dat" in babel.namelist()
     with zipfile.ZipFile(wheels["kentino_wiki_runtime"]) as app:
         assert "widgets/locales/de/LC_MESSAGES/messages.mo" in app.namelist()
+
+
+def test_the_third_language_has_its_own_error_page(german: Path) -> None:
+    """/de/404.html is written in the German build (wiki/error_pages.py) and the service worker serves it
+    for a missing page under /de/; the other two stay as they were."""
+    site = german / "site"
+    langs = {path: re.search(r'<html lang="([^"]+)"', (site / path).read_text(encoding="utf-8"))[1]
+             for path in ("404.html", "fr/404.html", "de/404.html")}
+    assert langs == {"404.html": "da", "fr/404.html": "fr", "de/404.html": "de"}
+    assert '<a href="../de/"' in (site / "de/404.html").read_text(encoding="utf-8")  # home: the German one
+    build = json.loads(re.match(r"const BUILD = (.*);\n", (site / "sw.js").read_text(encoding="utf-8"))[1])
+    assert build["notFound"] == {"": "404.html", "fr/": "fr/404.html", "de/": "de/404.html"}
 
 
 def test_a_widget_prerenders_and_runs_live_in_the_third_language(browser, german: Path) -> None:
