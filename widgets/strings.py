@@ -211,7 +211,7 @@ CHOICES = {
     "parallelism:auto": N_("Fastest layout that fits"),
     "pp": N_("Pipeline parallel (PP)"),
     "pcie5": N_("PCIe Gen5 (inside one box)"),
-    "nvlink": N_("NVLink"),
+    "nvlink": N_("NVLink 4"),
     "ib-200": N_("InfiniBand 200 Gb/s"),
     "ib-400": N_("InfiniBand 400 Gb/s"),
     "eth-100": N_("Ethernet 100 GbE"),
@@ -707,6 +707,8 @@ UI = {
     # The theme's own words (overrides/partials/copyright.html and kw-not-found.html, through the build's
     # `kw_ui`): the footer's credit, {mkdocs} and {material} its two links, and the error page.
     "made_with": N_("Made with {mkdocs} and {material}"),
+    # The title of the ¶ link after each heading (Python-Markdown's toc writes "Permanent link"; wiki/theme_words.py).
+    "permalink_title": N_("Permanent link"),
     "not_found_title": N_("Page not found"),
     "not_found_text": N_("The page you are looking for does not exist or has moved (error 404)."),
     "not_found_home": N_("Go to the home page"),
@@ -718,6 +720,10 @@ UI = {
     "your_configuration": N_("Yours"),
     "figure_vram": N_("VRAM budget: weights {weights_gb}, KV cache {kv_gb}, runtime overhead {overhead_gb}, "
                       "free {free_gb}, of {vram_gb}; rule lines at 60 % and 70 %."),
+    # The same when the load is over capacity: the KV cache is shown as what it needs against what is left.
+    "figure_vram_over": N_("VRAM budget: weights {weights_gb}, runtime overhead {overhead_gb}; the KV cache needs "
+                           "{kv_gb} and has {kv_room_gb} left, {over_gb} more than the {vram_gb}; rule lines at "
+                           "60 % and 70 %."),
     "legend_weights": N_("Weights"),
     "legend_kv": N_("KV cache"),
     "legend_overhead": N_("Runtime overhead"),

@@ -127,9 +127,13 @@ def vram_bar(values: dict[str, Any], lang: str) -> str:
         ("free", "legend_free"), ("over", "legend_over")) if cls != "over" or over > 0)
     legend, last = _legend(items, bottom + ROW + 8, "rect")
     body += legend
-    title = text(lang, strings.UI["figure_vram"], weights_gb=numbers.gigabytes(weights, lang),
-                 kv_gb=numbers.gigabytes(values["kv_gb"], lang), overhead_gb=numbers.gigabytes(overhead, lang),
-                 free_gb=numbers.gigabytes(free, lang), vram_gb=numbers.gigabytes(vram, lang))
+    gb = {"weights_gb": weights, "kv_gb": values["kv_gb"], "overhead_gb": overhead, "vram_gb": vram}
+    if over > 0:  # the parts add up to more than the VRAM: say what the KV cache needs and what it has
+        gb |= {"kv_room_gb": kv, "over_gb": over}
+    else:
+        gb |= {"free_gb": free}
+    title = text(lang, strings.UI["figure_vram_over" if over > 0 else "figure_vram"],
+                 **{name: numbers.gigabytes(size, lang) for name, size in gb.items()})
     return _svg(WIDTH, last + 6, title, body)
 
 

@@ -196,6 +196,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) ->
     page.kw_refused = bool(problems)
     html = place_widgets(html, widgets)
     lang, building = _page_languages(page, config)
+    html = theme_words.permalink_titles(html, building)  # the ¶ links belong to the page's chrome
     return untranslated.in_language(html, lang) if lang != building else html
 
 

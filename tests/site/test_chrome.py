@@ -30,7 +30,8 @@ def theme_strings(lang: str) -> dict[str, str]:
         encoding="utf-8"), flags=re.MULTILINE))
     made_with = messages.text(lang, strings.UI["made_with"]).split("{mkdocs}")[0].strip()  # before the first link
     return {"search": words["search.placeholder"], "edit": words["action.edit"], "made_with": made_with,
-            "not_found": messages.text(lang, strings.UI["not_found_title"])}
+            "not_found": messages.text(lang, strings.UI["not_found_title"]),
+            "permalink": messages.text(lang, strings.UI["permalink_title"])}
 
 
 # What the theme prints (not article prose). Read when a test runs: the catalogs are compiled by the build.
@@ -66,6 +67,15 @@ def test_every_page_has_the_footer_line_in_its_language(site_dir: Path) -> None:
 def test_edit_button_speaks_the_page_language(site_dir: Path, lang: str) -> None:
     (edit,) = Page(site_dir / ARTICLE[lang] / "index.html").find("a", rel="edit")
     assert edit["title"] == chrome(lang)["edit"]  # Material's own French string is "Editer", without its accent
+
+
+def test_every_headings_link_is_titled_in_the_page_language(site_dir: Path) -> None:
+    """Python-Markdown writes one English "Permanent link" for every language; the hooks title it from the
+    catalogs (wiki/theme_words.py)."""
+    for path in html_pages(site_dir):
+        links = Page(path).find("a", **{"class": "headerlink"})
+        assert links, path
+        assert {link["title"] for link in links} == {chrome(language_of(site_dir, path))["permalink"]}, path
 
 
 def test_the_language_menu_marks_the_language_being_read(site_dir: Path) -> None:

@@ -27,9 +27,10 @@ pytestmark = pytest.mark.browser
 
 HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 # French strings of the vram_fit widget: its title (static only), the explanations of the preset
-# ("does_not_fit_kv") and of 16 GPUs ("fits"), and the SVG's title (built by Python, set with innerHTML live).
+# ("does_not_fit_kv") and of 16 GPUs ("fits"), and the SVG's titles (built by Python, set with innerHTML
+# live): the preset's, over capacity, and that of 16 GPUs.
 POISONED = [strings.TITLES["vram_fit"], strings.EXPLANATIONS[("vram_fit", "does_not_fit_kv")],
-            strings.EXPLANATIONS[("vram_fit", "fits")], strings.UI["figure_vram"]]
+            strings.EXPLANATIONS[("vram_fit", "fits")], strings.UI["figure_vram_over"], strings.UI["figure_vram"]]
 ALL_READY = "[...document.querySelectorAll('[data-calculator]')].every((w) => w.dataset.state === '{}')"
 
 

@@ -188,3 +188,30 @@ def test_a_subject_names_the_choice_in_its_own_words(lang: str, name: str, input
                  or strings.CHOICES[result["inputs"][field]])
     assert about and label not in about
     assert calculators.MODELS[result["inputs"]["model"]]["name"] in about
+
+
+@pytest.mark.parametrize("lang", ["da", "fr"])
+@pytest.mark.parametrize("inputs", [
+    {"model": "llama-3.1-405b", "precision": "fp8", "gpu": "rtx-pro-6000", "gpus": 8, "concurrency": 32,
+     "context": 32768},  # over capacity: the KV cache needs more than is left
+    {"model": "llama-3.1-70b", "precision": "fp8", "gpu": "rtx-pro-6000", "gpus": 8, "concurrency": 8,
+     "context": 8192},  # within it
+])
+def test_the_vram_figure_title_adds_up_to_the_vram(inputs: dict, lang: str) -> None:
+    """The figure's title never lists parts that add up to more than the VRAM (a reader once read "weights
+    406 GB, KV cache 541 GB, runtime 52.2 GB, free 0 GB, of 768 GB"): over capacity it says what the KV
+    cache needs and what it has left."""
+    from widgets.svg import vram_bar
+
+    values = run("vram_fit", inputs)["values"]
+    title = unescape(re.search(r"<title>(.*?)</title>", vram_bar(values, lang))[1])
+    # each part is shown to three significant digits: they add up within 1 GB
+    shown = [numbers.parse(n, lang) for n in re.findall(r"(\d[\d.,]*)[\u00a0\u202f ](?:GB|Go)", title)]
+    over = values["weights_gb"] + values["kv_gb"] + values["overhead_gb"] > values["vram_gb"]
+    if over:  # weights, overhead, KV needed, KV left, over, VRAM
+        weights, overhead, needed, left, beyond, vram = shown
+        assert weights + overhead + left == pytest.approx(vram, abs=1.0)
+        assert needed - left == pytest.approx(beyond, abs=1.0)
+    else:  # weights, KV, overhead, free, VRAM
+        weights, kv, overhead, free, vram = shown
+        assert weights + kv + overhead + free == pytest.approx(vram, abs=1.0)
