@@ -310,6 +310,9 @@ VERDICTS = {
     "two_nodes": N_("Two 4-GPU nodes"),
 }
 
+# The scaling table's row for one box (wiki/render.py): its GPUs, counted.
+CONFIG_ONE_NODE = NP_("{gpus} GPU in one box", "{gpus} GPUs in one box", "gpus")
+
 # What a verdict answers, after its badge (UI["verdict_line_subject"]): a noun phrase naming the reader's load
 # and hardware, as the calculator used them. A calculator whose subject depends on a choice has one per choice,
 # keyed (calculator, choice) (widgets/view.py names the field).
@@ -569,7 +572,8 @@ NOTES = {
         "If the GPUs compute as fast as the best published training runs (52 % of peak), communication weighs "
         "more and the efficiency falls under the 60 % line: the verdict depends on the achieved compute rate."
     ),
-    "int4_not_for_training": N_("INT4 weights are not usable for training's gradient path."),
+    "int4_not_for_training": N_("INT4 weights cannot themselves be trained; QLoRA trains adapters on 4-bit weights "
+                                "and is already counted that way."),
     "add_replicas": N_("Add replicas behind a load balancer; no fabric needed."),
     "restructure": N_("Below 60 %: split the work another way (TP inside, PP across) or use fewer nodes."),
     "pretrain_compute_bound": N_(
@@ -739,7 +743,6 @@ UI = {
     "table_fabric": N_("Fabric"),
     "table_efficiency": N_("Efficiency"),
     "table_speedup": N_("Speed-up"),
-    "config_one_node": N_("{gpus} × GPU in one box"),
     "config_nodes": N_("{nodes} nodes × {gpus_per_node} GPUs"),
     "build_table_caption": N_("GPUs Kentino builds into a single node, from the wiki's GPU catalogue "
                               "(vendor figures, not measurements)."),
@@ -825,6 +828,7 @@ REFERENCE_QUANTITIES = {
     "training_gpu_hours": N_("GPU-hours of a training run"),
     "training_gpu_hours_range": N_("GPU-hours of a training run"),
     "training_layout_mfu": N_("Share of peak over whole steps (MFU)"),
+    "gpu_months@tok/s per GPU": N_("Training tokens/s per GPU"),
 }
 # A reference's unit (`Reference.unit`), as the page writes a value in it.
 REFERENCE_UNITS = {
@@ -836,5 +840,6 @@ REFERENCE_UNITS = {
     "tok/s per GPU": N_("{value} tok/s per GPU"),
     "ms": N_("{value} ms"),
     "GPU-h": N_("{value} GPU-hours"),
+    "days": N_("{value} days"),
     "×": N_("{value}×"),
 }

@@ -13,8 +13,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import calculators
+from calculators.catalog.gpus import GPU_BY_ID, training_tflops
 from widgets import numbers, strings
-from widgets.messages import text, translations
+from widgets.messages import plural_text, text, translations
 from widgets.view import PRESETS, choice_label, input_value_text, view
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -67,10 +68,10 @@ def scaling_table(lang: str, table_id: str) -> str:
     """The article's scaling efficiency table (`calculators.table`), in `lang`."""
     rows = []
     for row in calculators.table({}):
-        config = (strings.UI["config_one_node"], {"gpus": numbers.decimal(row["gpus"], lang, 0)}) \
-            if row["nodes"] == 1 else (strings.UI["config_nodes"], {
-                "nodes": numbers.decimal(row["nodes"], lang, 0),
-                "gpus_per_node": numbers.decimal(row["gpus_per_node"], lang, 0)})
+        gpus, nodes = numbers.decimal(row["gpus"], lang, 0), numbers.decimal(row["nodes"], lang, 0)
+        config = plural_text(lang, strings.CONFIG_ONE_NODE, row["gpus"], gpus=gpus) if row["nodes"] == 1 else \
+            text(lang, strings.UI["config_nodes"], nodes=nodes,
+                 gpus_per_node=numbers.decimal(row["gpus_per_node"], lang, 0))
         rows.append({"config": config, "fabric": choice_label("fabric", row["fabric"], lang),
                      "efficiency": numbers.percent(row["efficiency"], lang, 0),
                      "speedup": text(lang, strings.UNITS["multiplier"],
@@ -90,7 +91,9 @@ def build_table(lang: str, table_id: str) -> str:
                      "node": numbers.gigabytes(8 * gpu["memory_gb"], lang),
                      "bandwidth": numbers.decimal(gpu["memory_bandwidth_gbs"], lang, 0),
                      "link": gpu["link_name"],
-                     "tflops": numbers.decimal(gpu["bf16_tflops"], lang, 0)})
+                     # BF16 with FP32 accumulation, the only way BF16 runs (a GeForce card at half its
+                     # FP16-accumulate headline: catalog.gpus.training_tflops)
+                     "tflops": numbers.decimal(training_tflops(GPU_BY_ID[gpu_id], "bf16"), lang, 0)})
     return environment(lang).get_template("build_table.html").render(id=table_id, rows=rows)
 
 

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 import calculators
+from calculators.catalog.gpus import GPU_BY_ID, training_tflops
 from harness.site import copy_project
 from tests.conftest import ROOT, build_site
 from tests.support.content import DocPage, nav_pages, page_with
@@ -98,8 +99,12 @@ def test_missing_tables_are_filled_and_labelled(site_dir: Path, lang: str) -> No
     assert caption.startswith(text(lang, strings.UI["projection"]).split("{assumptions}")[0])  # says: a projection
     build = html.unescape(page.source[page.source.index('data-table="single_node_build"'):])
     build = build[: build.index("</table>")]
-    for gpu in (calculators.GPUS[gpu_id] for gpu_id in BUILD_TABLE_GPUS):  # a node of eight of each
-        assert gpu["name"] in build and numbers.gigabytes(8 * gpu["memory_gb"], lang) in build
+    rows = re.findall(r"<tr>(.*?)</tr>", build, re.S)[1:]
+    for gpu_id, row in zip(BUILD_TABLE_GPUS, rows, strict=True):  # a node of eight of each
+        gpu = calculators.GPUS[gpu_id]
+        assert gpu["name"] in row and numbers.gigabytes(8 * gpu["memory_gb"], lang) in row
+        # dense BF16 as it runs, with FP32 accumulation: the RTX 5090 at half its FP16-accumulate headline
+        assert numbers.decimal(training_tflops(GPU_BY_ID[gpu_id], "bf16"), lang, 0) in row
 
 
 @pytest.mark.parametrize("lang", PAGE.langs)
