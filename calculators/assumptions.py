@@ -251,7 +251,7 @@ PRETRAIN_GLOBAL_BATCH = 2048
 # arXiv:1910.02054, sec. 7.2.2: 3 Psi against 2 Psi; PyTorch FSDP, arXiv:2304.11277).
 FSDP_COLLECTIVES_PER_MICRO_BATCH = 3
 HOURS_PER_MONTH = 365 * 24 / 12  # 730: a GPU-month is 730 GPU-hours
-# --- Serving as benchmarks run it (throughput.served, planner.py) -------------------
+# --- Serving as benchmarks run it (serving_rate.served, planner.py) -------------------
 # A served load is sized within a latency bound: the time between two output tokens
 # of one request at most 200 ms, MLPerf Inference's Llama 2 70B server-scenario limit
 # ("llama2-70b.Server.tpot_latency = 200", mlcommons/inference, loadgen/mlperf.conf;

@@ -8,7 +8,7 @@ For each configuration, with the calculators above (no formula of its own):
   layer's all-reduces cross ``fabric``, scaling's hierarchical ring);
 - fits: the copies' KV caches hold ``concurrency`` requests of ``context`` tokens (vram_fit);
   ``max_concurrency`` the requests they hold;
-- tokens_per_s: ``throughput.served`` at the workload (whole requests of ``context`` tokens, of
+- tokens_per_s: ``serving_rate.served`` at the workload (whole requests of ``context`` tokens, of
   which ``output_tokens`` the answer, prefill included); time_to_first_token_ms: one prompt;
 - efficiency: ``scaling``'s efficiency of a tensor-parallel training step of the model on
   that layout (8 x 1, 4 x 2 over ``fabric``, 8 x 1 on NVLink), at its defaults;
@@ -31,8 +31,9 @@ from .catalog.gpus import GPU_BY_ID, GPU_LIST, Gpu
 from .catalog.models import Model, resolve_model
 from .common import CONCURRENCY, CONTEXT, GPU, KV_PRECISION, MODEL_INPUTS_FULL, PRECISION, r, sig
 from .power import node_kw
+from .serving_rate import prefill_s, served
 from .spec import CalculatorSpec, Input, Output, note
-from .throughput import OUTPUT_TOKENS, check_lengths, prefill_s, served
+from .throughput import OUTPUT_TOKENS, check_lengths
 from .vram_fit import fit, model_notes
 
 CONFIGS = ("one_node", "two_nodes", "sxm_node")

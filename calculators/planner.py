@@ -20,8 +20,8 @@ with why each earlier step failed:
 A copy of the model "holds" when its weights are within the article's rule (``weights_limit``, 70 %
 of the GPUs' memory) and its KV cache holds at least one request of ``context`` tokens (vram_fit).
 It serves as many requests at once as its KV cache holds, at most vLLM's default batch and as many
-as keep the time between two tokens within MLPerf's server bound (``throughput.held_concurrency``);
-its rate is ``throughput.served`` at that load, output tokens over whole requests, prefill included.
+as keep the time between two tokens within MLPerf's server bound (``serving_rate.held_concurrency``);
+its rate is ``serving_rate.served`` at that load, output tokens over whole requests, prefill included.
 A load is met when the copies' KV caches hold ``concurrency`` requests and their rate, planned at the
 utilisation target, reaches ``target_tokens_per_s`` (0: no target; concurrency 0: no requirement).
 """
@@ -34,7 +34,7 @@ from .catalog.fabrics import FABRIC_BY_ID, Fabric
 from .catalog.gpus import Gpu
 from .catalog.models import Model
 from .common import ceil_div
-from .throughput import held_concurrency, served
+from .serving_rate import held_concurrency, served
 from .vram_fit import fit, tp_degrees
 
 STEPS = ("one_gpu", "one_box", "replicas_in_box", "bigger_box", "box_replicas", "across_boxes")

@@ -3,7 +3,7 @@
 - node rate = node_tokens_per_s when typed (> 0); 0 (the default) takes the
   planner's answer for the workload (model, precision, GPU, GPUs, context,
   output tokens, concurrency, target): the boxes it plans and what one box
-  serves at the load it holds (``throughput.served``, whole requests, prefill
+  serves at the load it holds (``serving_rate.served``, whole requests, prefill
   included): note ``node_rate_from_throughput``; replicas = the plan's boxes,
   the same count ``workload`` and ``decision`` show
 - target = target_tokens_per_s, or target_requests_per_s x tokens_per_request

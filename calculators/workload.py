@@ -9,7 +9,7 @@ plan ``decision`` and ``replicas`` read:
 - max_concurrency: the requests one box holds at this context, as the plan fills it (copies of the
   model inside the box, each with its own KV cache);
 - node_tokens_per_s: output tokens/s one box serves at the load it holds within the latency bound
-  (``throughput.served``: whole requests, prefill included);
+  (``serving_rate.served``: whole requests, prefill included);
 - min_nodes, gpus_per_node, cluster_kw: the plan's boxes and their power.
 Verdict: ``one_node`` (one box carries the load and the target), ``dp_replicas`` (copies of whole
 boxes), ``multi_node`` (one copy of the model across boxes: its weights do not fit the biggest box).

@@ -1,5 +1,5 @@
 """The layers import only downwards: calculators <- widgets <- wiki (the build) <- wiki.checks (the editors'
-checks); tests and benchmarks share `harness/` and never import each other."""
+checks); tests and benchmarks share `harness/` and never import each other; no module imports itself in a circle."""
 
 from __future__ import annotations
 
@@ -44,3 +44,71 @@ def test_the_build_does_not_import_the_editors_checks() -> None:
     wrong = [f"{path.relative_to(ROOT)}: {name}" for path in build for name in imported(path)
              if name == "wiki.checks" or name.startswith("wiki.checks.")]
     assert build and wrong == []
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph(packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """Module -> the project modules it imports, anywhere in it (a function's import counts too), relative
+    imports resolved; `from package import module` names the module."""
+    paths = {_module_name(p): p for pkg in packages for p in (ROOT / pkg).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    target = f"{module}.{alias.name}" if f"{module}.{alias.name}" in paths else module
+                    if target in paths:
+                        found.add(target)
+            elif isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names if alias.name in paths}
+        graph[name] = found - {name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_no_module_imports_itself_in_a_circle() -> None:
+    """The modules form a tree of layers: no circle, not even through an import inside a function."""
+    assert _circles(_import_graph(("calculators", "widgets", "wiki", "harness"))) == []
+
+
+def test_the_circle_test_finds_a_circle() -> None:
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -1,4 +1,4 @@
-"""The live calculators' protocol, in one place: the view, the page<->worker messages, the worker's Python.
+"""The live calculators' protocol, in one place: the view and the page<->worker messages (types only).
 
 The types below are the one description of the data that crosses between Python and JavaScript:
 `overrides/assets/javascripts/calculators.js` (the page) and `calculator-worker.js` (the worker)
@@ -14,20 +14,13 @@ Worker -> page:
   one `ViewReply` per `ViewRequest`: its `view` is the view, or null with `error` when the Python call
   itself failed (the page then marks the result stale).
 
-`handle_view(payload)` answers a `ViewRequest` (the worker calls it; the build's snapshot,
-`wiki/snapshot.mjs`, imports this module so that a restored interpreter has it ready).
-`warm(languages)` runs every code path once per language: the snapshot and the trimmed standard
-library (`wiki/stdlib_trim.mjs`) are made after it.
+The worker's Python that answers these messages is `widgets/worker.py`; this module depends on nothing
+of the project, so that the view and the worker can both use its types.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from typing import Literal, NotRequired, TypedDict
-
-import calculators
-from widgets.view import view
 
 # ---- The view: what `widgets.view.view(name, inputs, lang)` returns --------------------------------
 
@@ -212,33 +205,3 @@ class ViewReply(TypedDict):
     view: View | ViewFailure | None
     error: NotRequired[str]  # only with view null: the Python call raised; this widget says so, the others go on
     reason: NotRequired[Literal["files", "python"]]  # only with view null: what failed (restoring files, or the call)
-
-
-# ---- The worker's Python --------------------------------------------------------------------------
-
-# Typed text a reader may enter, good and bad, so that parsing and every error message are warmed too.
-_BAD_INPUTS = {"gpus": "x", "context": "", "mfu": "2", "target_tokens_per_s": "-1"}
-_CUSTOM_MODEL = {"model": "custom", "params_b": "1,5", "weights_limit": "0.7"}
-# A link's values (widgets/links.py): neutral numbers, refused ones, a choice and a field it no longer has.
-_LINKS = ({"form": "neutral", "values": {"context": "32768", "weights_limit": "0.65", "gpus": "12"}},
-          {"form": "neutral", "values": {"context": "32.768", "concurrency": "1" + "0" * 400, "model": "gone",
-                                         "gone": "1"}})
-
-
-def handle_view(payload: str) -> str:
-    """The `view` of a `ViewRequest` (JSON `{"name", "inputs", "lang", "link"?}`), as JSON."""
-    request = json.loads(payload)
-    return json.dumps(view(request["name"], request["inputs"], request["lang"], request.get("link")))
-
-
-def warm(languages: Iterable[str]) -> None:
-    """Run every calculator in every language, with defaults and with bad input (Babel's CLDR data,
-    the catalogs, the SVG code): after this, a view needs no file the interpreter has not read."""
-    for lang in languages:
-        for name in calculators.CALCULATORS:
-            view(name, {}, lang)
-            view(name, _BAD_INPUTS, lang)
-        view("vram_fit", _CUSTOM_MODEL, lang)
-        view("vram_fit", {"gpus": "1.500", "context": "63,9999999999999999"}, lang)  # ambiguous, not whole
-        for link in (*_LINKS, {"form": lang, "values": {"context": "8192"}}):  # the switcher's typed form too
-            view("vram_fit", {}, lang, link)

@@ -1,7 +1,7 @@
 """Tables a widget shows in place of a picture, as escaped HTML strings (build and browser alike).
 
 `compare`'s configurations side by side: one row per configuration, the numbers formatted like
-every other output (widgets.view.format_kind), the words from the catalogs.
+every other output (widgets.formats.format_kind), the words from the catalogs.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 import calculators
 from widgets import numbers, strings
+from widgets.formats import format_kind
 from widgets.messages import text
 
 COLUMNS = ("table_configuration", "table_fits", "table_serving", "table_throughput", "table_ttft",
@@ -36,7 +37,6 @@ def _config(row: dict[str, Any], lang: str) -> str:
 
 def compare_table(rows: list[dict[str, Any]], lang: str) -> str:
     """One row per configuration: fit, how it serves, tokens/s, first token, training efficiency, power."""
-    from widgets.view import format_kind  # the one formatter of every output
 
     head = "".join(f'<th scope="col">{escape(text(lang, strings.UI[c]))}</th>' for c in COLUMNS)
     body = []

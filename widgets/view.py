@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import calculators
 from widgets import links, markup, numbers, strings, svg, tables
+from widgets.formats import DIGITS, format_kind
 from widgets.messages import plural_text, text
 
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
 # (calculators/spec.py); shown values made of a low and a high output, by name:
 SPECS = calculators.CALCULATORS
 RANGES = {r["name"]: r for calc in SPECS.values() for r in calc["ranges"]}
-# Decimals shown for a float output, by its unit (2 otherwise).
-DIGITS = {"tokens_per_s": 0, "ms": 0, "kw": 1, "mwh": 0, "gpu_months": 0}
 NUMERIC = {"int", "float"}
 # Typed text by unit: a share as "70 %", "70" or "0,7"; a token count as "128k" too.
 PARSERS = {"ratio": numbers.parse_share, "tokens": numbers.parse_tokens}
@@ -148,34 +147,6 @@ def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> st
     return format_kind(OUTPUTS[name]["kind"], OUTPUTS[name]["unit"], value, lang)
 
 
-@lru_cache(maxsize=4096)  # pure; a recomputed widget repeats most of its values
-def format_kind(kind: str, unit: str | None, value: Any, lang: str) -> str:
-    """Format a value of a given output kind and unit."""
-    if kind == "gb":
-        return numbers.gigabytes(value, lang)
-    if kind == "bytes":
-        return numbers.byte_count(value, lang)
-    if kind == "ratio":
-        return numbers.percent(value, lang)
-    if kind == "bool":
-        return text(lang, strings.CHOICES["true" if value else "false"])
-    if kind == "key":
-        return text(lang, strings.VERDICTS.get(value) or strings.CHOICES[value])
-    if kind == "multiplier":
-        return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(value, lang, 2))
-    if unit == "days":
-        return numbers.days(value, lang)
-    if unit == "ms" and value >= 1000:  # a time to first token of seconds reads as seconds
-        return text(lang, strings.UNITS["s"], value=numbers.decimal(value / 1000, lang, 1))
-    digits = 0 if kind == "count" else DIGITS.get(unit or "", 2)
-    if unit == "tokens_per_s" and 0 < abs(value) < 10:  # a request's few tokens a second: 4.9, not 5
-        digits = 1
-    number = numbers.decimal(value, lang, digits)
-    if unit in strings.COUNTED:
-        return plural_text(lang, strings.COUNTED[unit], int(value), value=number)
-    if unit in strings.UNITS:
-        return text(lang, strings.UNITS[unit], value=number)
-    return number
 
 
 

@@ -1,6 +1,6 @@
 """What of Babel the calculators use, found by running them: its modules and the CLDR data they read.
 
-`python -m wiki.babel_trim LANG...` runs `widgets.protocol.warm` (every calculator in every language,
+`python -m wiki.babel_trim LANG...` runs `widgets.worker.warm` (every calculator in every language,
 good and bad input) under CPython with the installed Babel, recording each module imported and each
 key read from the CLDR data, and prints the record as JSON. `wiki/runtime.py` ships Babel's wheel with
 only those (`trim_pickle`): the browser downloads, unpickles and keeps in memory ~90 % less of it.
@@ -79,7 +79,7 @@ def record(languages: list[str]) -> dict[str, Any]:
     load = babel.localedata.load
     babel.localedata.load = lambda name, merge_inherited=True: Recorder(load(name, merge_inherited), locale_log)
 
-    from widgets.protocol import warm
+    from widgets.worker import warm
 
     warm(languages)
     if ALL in global_log:

@@ -19,8 +19,8 @@ for name in ${JSON.stringify(wheels.map((w) => path.basename(w)))}:
     os.remove("/tmp/" + name)
 importlib.invalidate_caches()
 
-import widgets.protocol  # the worker calls its handle_view: imported here, it is in the snapshot
-from widgets.protocol import warm
+import widgets.worker  # the worker calls its handle_view: imported here, it is in the snapshot
+from widgets.worker import warm
 
 # Pre-warm every code path once per language (Babel's CLDR data, catalogs, SVG) so that the
 # restored interpreter never needs a file: the snapshot holds memory, not the file system.

@@ -18,7 +18,7 @@ py.runPython(`import sys; at_start = ${imported}`);
 await py.loadPackage(wheels.map((wheel) => path.resolve(wheel)), { messageCallback() {} });
 py.runPython(`
 import sys
-from widgets.protocol import warm
+from widgets.worker import warm
 
 warm(${JSON.stringify(process.env.KW_LANGUAGES.split(","))})
 

@@ -9,7 +9,7 @@ from calculators import assumptions as A
 from calculators import planner
 from calculators.catalog.gpus import GPU_BY_ID
 from calculators.catalog.models import MODEL_BY_ID
-from calculators.throughput import held_concurrency, served
+from calculators.serving_rate import held_concurrency, served
 from calculators.vram_fit import fit
 
 MODELS = sorted(MODEL_BY_ID)

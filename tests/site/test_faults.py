@@ -186,8 +186,8 @@ def test_a_hung_worker_is_restarted_and_the_request_answered_without_typing(page
     hung.on("close", lambda worker: closed.append(worker))
     hung.evaluate("""() => pyodide.runPython(`
 import time
-import widgets.protocol as protocol
-protocol.view = lambda *args, **kwargs: time.sleep(3600)
+import widgets.worker as worker
+worker.view = lambda *args, **kwargs: time.sleep(3600)
 `)""")
     set_value(page, "scaling", "fabric", "eth-25")
     expected = view("scaling", form_values(page, "scaling"), "fr")
@@ -278,13 +278,13 @@ def test_a_python_exception_shows_the_localized_message_and_the_next_input_recov
 # The view itself raising (not a calculator's error, which the view turns into its message): the worker
 # answers with an error, and only the widget that asked says so.
 BREAK_THE_VIEW = """
-import widgets.protocol as protocol
-_kw_view = protocol.view
+import widgets.worker as worker
+_kw_view = worker.view
 def _kw_broken(name, *args, **kwargs):
     if name == "vram_fit":
         raise RuntimeError("injected by the fault test")
     return _kw_view(name, *args, **kwargs)
-protocol.view = _kw_broken
+worker.view = _kw_broken
 """
 
 

@@ -314,12 +314,12 @@ def test_a_call_that_needs_more_of_the_standard_library_than_the_trimmed_one_get
     assert not any(u.endswith("/python_stdlib.zip") for u in page.requested_urls)
     # A view that imports a module stdlib.zip does not have (as a future calculator might).
     calculator_worker(page).evaluate("""() => pyodide.runPython(`
-import widgets.protocol as protocol
-_view = protocol.view
+import widgets.worker as worker
+_view = worker.view
 def _needs_more(*args, **kwargs):
     import xml.dom.minidom
     return _view(*args, **kwargs)
-protocol.view = _needs_more
+worker.view = _needs_more
 `)""")
     set_value(page, "vram_fit", "gpus", "16")
     expected = view("vram_fit", form_values(page, "vram_fit"), "da")
@@ -336,13 +336,13 @@ def test_a_first_answer_slower_than_the_request_timeout_is_waited_for(page, serv
     open_live(page, server.url + ARTICLE["da"])
     calculator_worker(page).evaluate("""() => pyodide.runPython(`
 import time
-import widgets.protocol as protocol
-_view = protocol.view
+import widgets.worker as worker
+_view = worker.view
 def _slow_first(*args, **kwargs):
-    protocol.view = _view
+    worker.view = _view
     time.sleep(7)
     return _view(*args, **kwargs)
-protocol.view = _slow_first
+worker.view = _slow_first
 `)""")
     started = time.monotonic()
     set_value(page, "vram_fit", "gpus", "16")

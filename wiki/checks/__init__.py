@@ -26,28 +26,10 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing out of step: where (`file`, `line`), what to do (`message`), and the other place involved."""
-
-    check: str
-    file: str
-    line: int | None
-    message: str
-    other: str | None = None  # "path:line" of the counterpart (the other language, the ledger entry)
-
-    @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else self.file
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.check}: {self.message}"
 
 
 def source_checkers() -> dict[str, Callable[[Project], list[Finding]]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wiki import catalogs
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 
 NAME = "catalogs"

@@ -50,7 +50,7 @@ from typing import Any
 import yaml
 
 import calculators
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.parity import PENDING, language_name
 from wiki.checks.project import Project
 from wiki.checks.prose import Document, Number, Section, find_numbers, read, squeeze

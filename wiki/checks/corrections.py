@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 from wiki.checks.prose import read, squeeze
 

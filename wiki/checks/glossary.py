@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from wiki import catalogs
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 from wiki.checks.texts import texts
 

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urljoin, urlsplit
 
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 
 NAME = "links"

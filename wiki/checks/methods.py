@@ -29,8 +29,8 @@ from typing import Any
 
 import calculators
 from wiki import methods
-from wiki.checks import Finding
 from wiki.checks.claims import load as load_claims
+from wiki.checks.finding import Finding
 from wiki.checks.parity import language_name
 from wiki.checks.project import Project
 from wiki.checks.prose import FENCE, VERSIONED, Document, clean, find_numbers, read

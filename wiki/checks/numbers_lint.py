@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from babel import Locale
 
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 from wiki.checks.prose import ENGLISH_THOUSANDS, local_form, read, symbols
 

@@ -23,7 +23,7 @@ from difflib import SequenceMatcher
 
 from babel import Locale
 
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 from wiki.checks.prose import Document, Number, Section, read
 

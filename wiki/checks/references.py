@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 from wiki.checks.prose import read
 from wiki.checks.texts import prose_texts

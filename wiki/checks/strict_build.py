@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.project import Project
 from wiki.problems import REPORT_ENV, read_report
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from widgets.messages import DOMAIN, LOCALE_DIR
 from wiki import catalogs
-from wiki.checks import Finding
+from wiki.checks.finding import Finding
 from wiki.checks.links import edit_prefix, edit_target
 from wiki.checks.parity import language_name
 from wiki.checks.project import Project

@@ -591,10 +591,10 @@ async function keepSnapshot(config) {
   postMessage({ type: "kept" });
 }
 
-let viewFunction = null; // widgets.protocol.handle_view, looked up once
+let viewFunction = null; // widgets.worker.handle_view, looked up once
 
 function view(request) {
-  viewFunction ??= python.pyimport("widgets.protocol").handle_view;
+  viewFunction ??= python.pyimport("widgets.worker").handle_view;
   return JSON.parse(viewFunction(JSON.stringify(request)));
 }
 
