@@ -24,6 +24,8 @@ import pytest
 
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.server import StaticServer
+from tests.support.content import urls
+from tests.support.live import FIRST, READY, WIDTHS
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_ENV = "KW_TEST_SITE"  # "<folder>\n<url>": the session's site, as the controller hands it to workers
@@ -199,3 +201,31 @@ def page(browser, server: SharedSite) -> Iterator[object]:
     tab.on("request", lambda request: tab.requested_urls.append(request.url))
     yield tab
     context.close()
+
+
+@pytest.fixture
+def open_page(browser, server, request):
+    """A page at one width, language and theme (Material follows prefers-color-scheme on a first visit)."""
+    contexts = []
+
+    def open_(width: str, lang: str, scheme: str, fragment: str = "", live: bool = False, before=None, **options):
+        context = browser.new_context(viewport=WIDTHS[width], color_scheme=scheme, service_workers="block",
+                                      bypass_csp=True, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.kw_errors = []
+        page.on("pageerror", lambda e: page.kw_errors.append(str(e)))
+        if before:
+            before(page)
+        page.goto(server.url + urls(FIRST)[lang] + fragment)
+        expected = "slate" if scheme == "dark" else "default"
+        assert page.locator("body").get_attribute("data-md-color-scheme") == expected
+        if live:
+            page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
+            page.wait_for_function(READY, timeout=60000)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()

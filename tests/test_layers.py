@@ -112,3 +112,12 @@ def test_no_module_imports_itself_in_a_circle() -> None:
 
 def test_the_circle_test_finds_a_circle() -> None:
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_test_modules_share_helpers_through_tests_support_only() -> None:
+    """A helper two test modules use lives in tests/support/ (or a fixture in tests/conftest.py); no test
+    module imports another."""
+    wrong = [f"{path.relative_to(ROOT)}: {name}" for path in sorted((ROOT / "tests").rglob("test_*.py"))
+             for name in imported(path) if name.rpartition(".")[2].startswith("test_")
+             or any(part.startswith("test_") for part in name.split(".")[:-1])]
+    assert wrong == []

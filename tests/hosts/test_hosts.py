@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
 from tests.support.hosts import HOSTS, readable_copy, serve
+from tests.support.live import ARTICLE, form_values, set_value, wait_for_output, widget
 from widgets import view
 
 pytestmark = pytest.mark.browser

@@ -11,16 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.site.test_live import ARTICLE, CHANGES, set_value, wait_for_output, widget
+from tests.support.browser import AXE, TAGS, report
 from tests.support.content import built_pages, site_languages
 from tests.support.html import url_paths
+from tests.support.live import ARTICLE, CHANGES, set_value, wait_for_output, widget
 from widgets import view
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 # Playwright's colour scheme -> Material's palette (mkdocs.yml: the palette follows prefers-color-scheme).
 SCHEMES = {"light": "default", "dark": "slate"}
 BACKGROUNDS = {"light": "rgb(255, 255, 255)", "dark": "rgb(30, 33, 41)"}
@@ -37,16 +35,6 @@ def audit(page) -> list[dict]:
         page.add_script_tag(path=str(AXE))
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
     return page.evaluate("(options) => axe.run(document, options).then((r) => r.violations)", options)
-
-
-def report(where: str, violations: list[dict]) -> list[str]:
-    """One line per violating node: where, rule, impact, target and axe's failure summary."""
-    lines = []
-    for rule in violations:
-        for node in rule["nodes"]:
-            summary = " ".join(node.get("failureSummary", "").split())
-            lines.append(f"{where}: {rule['id']} ({rule['impact']}) {node['target']}: {summary}")
-    return lines
 
 
 def open_in_scheme(page, url: str, scheme: str) -> None:

@@ -8,8 +8,10 @@ from urllib.parse import quote, urlparse
 
 import pytest
 
-from tests.support.content import page_with, urls
+from tests.support.browser import only_local, search, title_word
+from tests.support.content import urls
 from tests.support.html import normalize
+from tests.support.live import FIRST
 from wiki.checks.prose import read
 
 pytestmark = pytest.mark.browser
@@ -19,25 +21,14 @@ try:
 except ImportError:  # the browser tests need Playwright; collecting them without it must not fail
     PlaywrightTimeout = TimeoutError
 
-PAGE = page_with("vram_fit", "scaling")  # the nav's first page with the widgets and tables these tests read
+PAGE = FIRST  # the nav's first page with the widgets and tables these tests read
 ARTICLE = urls(PAGE)
 HOME = {lang: "" if lang == PAGE.langs[0] else f"{lang}/" for lang in PAGE.langs}
-
-
-def only_local(urls: list[str]) -> list[str]:
-    """The requested URLs that leave 127.0.0.1 (data: and blob: URLs stay in the page)."""
-    return [u for u in urls if urlparse(u).scheme not in {"data", "blob", "about"}
-            and urlparse(u).hostname != "127.0.0.1"]
 
 
 def heading(lang: str) -> str:
     """The article's `#` title as the source writes it (the tests follow the docs, not a copy of them)."""
     return normalize(read(PAGE.source(lang), lang).headings[0].text)
-
-
-def title_word(lang: str) -> str:
-    """The longest word of the article's title in `lang` (the title weighs most in the search index)."""
-    return max(re.findall(r"[^\W\d_]{4,}", str(read(PAGE.source(lang), lang).meta["title"])), key=len).lower()
 
 
 def inflected(lang: str) -> list[tuple[str, str]]:
@@ -64,18 +55,6 @@ def test_language_switcher_lands_on_the_same_article(page, server) -> None:
     page.locator('a.md-select__link[hreflang="da"]').click()
     page.wait_for_url(server.url + ARTICLE["da"])
     assert only_local(page.requested_urls) == []
-
-
-def search(page, query: str, timeout: int = 15000) -> list[str]:
-    """Type a query in Material's search box and return the result links (absolute URLs); waits up to
-    `timeout` ms for the first result (the index is fetched and built on the first search)."""
-    box = page.locator("input.md-search__input")
-    box.click()
-    box.fill("")
-    box.press_sequentially(query, delay=20)
-    results = page.locator(".md-search-result__item a.md-search-result__link")
-    results.first.wait_for(timeout=timeout)
-    return [page.evaluate("(a) => a.href", handle) for handle in results.element_handles()]
 
 
 @pytest.mark.parametrize(("where", "kind", "lang"), [

@@ -19,11 +19,11 @@ from urllib.parse import urlparse
 import pytest
 
 from harness.server import StaticServer, _Handler
-from tests.site.test_browser import search, title_word
-from tests.site.test_live import ARTICLE, CHANGES, set_value, widget
 from tests.support import hosts
+from tests.support.browser import search, title_word
 from tests.support.hosts import HeadersHandler
 from tests.support.html import url_paths
+from tests.support.live import ARTICLE, CHANGES, set_value, widget
 from widgets import view
 from wiki import csp
 

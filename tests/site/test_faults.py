@@ -16,10 +16,20 @@ from babel.messages.pofile import read_po, write_po
 from harness.server import StaticServer
 from harness.site import copy_project, runtime_config
 from tests.conftest import build_site
-from tests.site.test_browser import only_local, search, title_word
-from tests.site.test_live import ARTICLE, CHANGES, PAGE, form_values, set_value, wait_for_output, widget
-from tests.site.test_network import remembered_line
+from tests.support.browser import only_local, remembered_line, search, title_word
 from tests.support.html import Page, url_paths
+from tests.support.live import (
+    ALL_READY,
+    ARTICLE,
+    CHANGES,
+    PAGE,
+    calculator_worker,
+    form_values,
+    open_live,
+    set_value,
+    wait_for_output,
+    widget,
+)
 from widgets import strings, view
 from widgets.messages import text
 
@@ -31,23 +41,11 @@ HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</scrip
 # live): the preset's, over capacity, and that of 16 GPUs.
 POISONED = [strings.TITLES["vram_fit"], strings.EXPLANATIONS[("vram_fit", "does_not_fit_kv")],
             strings.EXPLANATIONS[("vram_fit", "fits")], strings.UI["figure_vram_over"], strings.UI["figure_vram"]]
-ALL_READY = "[...document.querySelectorAll('[data-calculator]')].every((w) => w.dataset.state === '{}')"
 
 
 def gigabytes(lang: str, gpus: int) -> str:
     """The VRAM the article's first VRAM widget shows with `gpus` GPUs (its other presets kept)."""
     return view("vram_fit", {**PAGE.presets("vram_fit", lang), "gpus": gpus}, lang)["outputs"]["vram_gb"]
-
-
-def open_live(page, url: str) -> None:
-    """Open a page and start its live calculators from the first widget's first field."""
-    page.goto(url)
-    page.locator("[data-calculator] [name]").first.focus()
-    page.wait_for_function(ALL_READY.format("ready"), timeout=60000)
-
-
-def calculator_worker(page):
-    return next(w for w in page.workers if w.url.endswith("/calculator-worker.js"))
 
 
 def watch_errors(page) -> list[str]:

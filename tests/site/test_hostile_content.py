@@ -27,7 +27,7 @@ from harness.site import copy_project
 from tests.conftest import ROOT, build_site
 from tests.support.hostile import CORPUS, ISSUE, SAFE, Payload
 from tests.support.html import Page
-from tests.support.project import with_pages
+from tests.support.project import project_with_page, with_pages
 from wiki import content_policy, csp, embed, render
 from wiki.checks import strict_build
 from wiki.checks.project import Project
@@ -36,20 +36,6 @@ TITLE = 'Quote " and </title><script>window.__pwned=1</script> end'
 DESCRIPTION = ('"><meta http-equiv="refresh" content="0;url=https://example.org/">'
                "<script>window.__pwned=2</script><img src=x onerror=window.__pwned=3>")
 OWN_HOST = "wiki.example"  # the site's host in these tests: images may come from it
-
-
-def project_with_page(root: Path, front_matter: str, body: str) -> Path:
-    """A copy of the project whose only article is `docs/hostile.md`; returns its mkdocs.yml."""
-    config = copy_project(root)
-    for page in (root / "docs").rglob("*.md"):  # the articles and the calculator pages, not the home pages
-        if page.parent != root / "docs" or not page.name.startswith("index."):
-            page.unlink()
-    (root / "docs" / "hostile.md").write_text(f"---\n{front_matter}---\n\n# Side {{ #side }}\n\n{body}\n",
-                                              encoding="utf-8")
-    text = re.sub(r"^nav:\n(?:[ \t]+- .*\n)+", "nav:\n  - index.md\n  - hostile.md\n",
-                  config.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    config.write_text(text, encoding="utf-8")
-    return config
 
 
 def yaml_string(value: str) -> str:

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.site.test_live import form_values, set_value, wait_for_output, widget
+from tests.support.live import form_values, set_value, wait_for_output, widget
 from widgets import numbers, strings, view
 from widgets.messages import text
 

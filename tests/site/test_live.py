@@ -8,29 +8,14 @@ import re
 import pytest
 
 import calculators
-from tests.site.test_browser import only_local
-from tests.support.content import page_with, urls
+from tests.support.browser import only_local
+from tests.support.live import ARTICLE, CHANGES, PAGE, form_values, set_value, wait_for_output, widget
 from widgets import numbers, strings, view
 from widgets.messages import text
 
 pytestmark = pytest.mark.browser
 
-NNBSP = "\u202f"
-# One change per calculator: (field, typed value per language).
-CHANGES = {
-    "vram_fit": ("gpus", {"da": "16", "fr": "16"}),
-    "training_memory": ("method", {"da": "lora", "fr": "lora"}),
-    "replicas": ("target_tokens_per_s", {"da": "5.000,5", "fr": f"5{NNBSP}000,5"}),
-    "scaling": ("fabric", {"da": "eth-25", "fr": "eth-25"}),
-    "decision": ("model", {"da": "llama-3.1-70b", "fr": "llama-3.1-70b"}),
-    "throughput": ("context", {"da": "8.192", "fr": f"8{NNBSP}192"}),
-    "training_time": ("tokens_t", {"da": "15", "fr": "15"}),
-    "compare": ("fabric", {"da": "eth-25", "fr": "eth-25"}),
-    "workload": ("concurrency", {"da": "48", "fr": "48"}),  # last: the others, changed by the reader, stay
-}
 GARBAGE = ["abc", "-1", "1e999", "", "1.2.3", "<img src=x onerror=alert(1)>"]
-PAGE = page_with(*CHANGES)  # the nav's first page with a widget of every calculator
-ARTICLE = urls(PAGE)
 
 
 def presets_view(name: str, lang: str, **changed: object) -> dict:
@@ -54,29 +39,6 @@ def live(page, server):
 
     open_live.errors = errors
     return open_live
-
-
-def widget(page, name: str):
-    return page.locator(f'[data-calculator="{name}"]')
-
-
-def form_values(page, name: str) -> dict[str, str]:
-    return page.evaluate("""(name) => Object.fromEntries([...document.querySelectorAll(
-        `[data-calculator="${name}"] form [name]`)].map((f) => [f.name, f.value]))""", name)
-
-
-def set_value(page, name: str, field: str, value: str) -> None:
-    control = widget(page, name).locator(f'[name="{field}"]')
-    if control.evaluate("(e) => e.tagName") == "SELECT":
-        control.select_option(value)
-    else:
-        control.fill(value)
-
-
-def wait_for_output(page, name: str, key: str, text: str) -> None:
-    page.wait_for_function(
-        """([name, key, text]) => document.querySelector(`[data-calculator="${name}"] [data-output="${key}"]`)
-            .textContent === text""", arg=[name, key, text], timeout=10000)
 
 
 @pytest.mark.parametrize("lang", ["da", "fr"])

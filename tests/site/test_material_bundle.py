@@ -8,7 +8,7 @@ import material
 import pytest
 
 from tests.conftest import ROOT, build_site
-from tests.site.test_hostile_content import project_with_page
+from tests.support.project import project_with_page
 from wiki.material_bundle import PATCHES, BundlePatchError, patch_bundle
 
 THEME_JS = Path(material.__file__).parent / "templates" / "assets" / "javascripts"

@@ -21,8 +21,7 @@ import calculators
 from calculators import reference as R
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Host
-from tests.site.test_axe import AXE, TAGS, report
-from tests.site.test_offline import served_copy
+from tests.support.browser import AXE, TAGS, report, served_copy
 from tests.support.html import Page, html_pages
 from widgets import numbers, strings
 from widgets.messages import text

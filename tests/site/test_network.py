@@ -16,14 +16,13 @@ from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Fault, Host
 from harness.link import Link
 from harness.site import runtime_config
-from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
+from tests.support.browser import LINE_KEY, remembered_line
+from tests.support.live import ARTICLE, calculator_worker, form_values, open_live, set_value, wait_for_output, widget
 from widgets import view
 
 pytestmark = pytest.mark.browser
 
 READY_OR_ERROR = '[data-calculator="vram_fit"]:is([data-state="ready"], [data-state="error"])'
-# The page's remembered judgement of the line (calculators.js LINE_KEY, LINE_MAX_AGE_MS).
-LINE_KEY = "kw-line"
 LINE_MAX_AGE_S = 30 * 60
 
 
@@ -35,17 +34,6 @@ def start_live(page, url: str) -> None:
 def limits(context, **values: object) -> None:
     """Shorter limits for the page scripts (calculators.js LIMITS, offline.js), set before they run."""
     context.add_init_script(f"globalThis.kwLimits = {json.dumps(values)};")
-
-
-def remembered_line(fast: bool, age_s: float = 0) -> str:
-    """An init script that leaves the page a judgement of the line made `age_s` ago (as calculators.js writes
-    it), once per context: pages after the first keep what the page itself wrote since."""
-    line = json.dumps({"fast": fast, "rate": 1, "from": "test"})
-    return f"""if (!sessionStorage.getItem("kw-test-line")) {{
-  sessionStorage.setItem("kw-test-line", "1");
-  localStorage.setItem("{LINE_KEY}", JSON.stringify({{...{line}, at: Date.now() - {age_s * 1000},
-    type: navigator.connection?.effectiveType ?? null}}));
-}}"""
 
 
 def range_starts(host: Host, path: str) -> list[int]:
@@ -306,8 +294,6 @@ def test_a_call_that_needs_more_of_the_standard_library_than_the_trimmed_one_get
         page, server, site_dir: Path) -> None:
     """A plain boot carries only the modules our code imports (stdlib.zip); a call that needs another
     one makes the worker fetch the whole library and answer all the same."""
-    from tests.site.test_faults import calculator_worker, open_live
-
     page.route(server.url + runtime_config(site_dir)["snapshot"], lambda route: route.fulfill(status=404))
     open_live(page, server.url + ARTICLE["da"])
     assert page.locator("html").get_attribute("data-kw-boot") == "plain"
@@ -331,8 +317,6 @@ worker.view = _needs_more
 def test_a_first_answer_slower_than_the_request_timeout_is_waited_for(page, server) -> None:
     """A worker's first answer may still import or fetch part of the standard library (seconds on a slow
     phone): it gets the boot's 15 s, not the 5 s of later answers, and the result is shown, not an error."""
-    from tests.site.test_faults import calculator_worker, open_live
-
     open_live(page, server.url + ARTICLE["da"])
     calculator_worker(page).evaluate("""() => pyodide.runPython(`
 import time

@@ -20,8 +20,8 @@ import pytest
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Fault, Host
 from harness.site import runtime_config
-from tests.site.test_browser import search, title_word
-from tests.site.test_live import ARTICLE, form_values, set_value, wait_for_output, widget
+from tests.support.browser import search, served_copy, title_word
+from tests.support.live import ARTICLE, form_values, set_value, wait_for_output, widget
 from widgets import messages, strings, view
 from wiki import offline
 from wiki.runtime import SPARSE_MAGIC, Runtime
@@ -29,13 +29,6 @@ from wiki.runtime import SPARSE_MAGIC, Runtime
 pytestmark = pytest.mark.browser
 
 READY_OR_ERROR = '[data-calculator="vram_fit"]:is([data-state="ready"], [data-state="error"])'
-
-
-def served_copy(site_dir: Path, target: Path) -> Path:
-    """The built site without `_headers`: the host then asks browsers to revalidate every file."""
-    shutil.copytree(site_dir, target)
-    (target / "_headers").unlink()
-    return target
 
 
 @pytest.fixture

@@ -10,57 +10,24 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 import calculators
-from tests.conftest import ROOT
-from tests.site.test_axe import AXE, TAGS, report
-from tests.site.test_live import form_values, set_value, widget
-from tests.support.content import page_with, urls
+from tests.support.browser import AXE, TAGS, report
+from tests.support.content import urls
+from tests.support.live import FIRST, WIDTHS, form_values, set_value, shot, wait_for_text, widget
 from widgets import strings, view
 from widgets.messages import plural_text, text
 from widgets.view import PRESETS
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts" / "phone"
-PAGE = page_with("vram_fit", "scaling")  # the nav's first page with both widgets these tests drive
+PAGE = FIRST  # the nav's first page with both widgets these tests drive
 ARTICLE = urls(PAGE)
-WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 ALL = [(w, lang, scheme) for w in WIDTHS for lang in ("da", "fr") for scheme in ("light", "dark")]
 # A behaviour runs on two combinations that together cover each width, each language and each theme.
 TWO = [("phone", "da", "light"), ("desktop", "fr", "dark")]
-READY = "document.querySelector('[data-calculator]').dataset.state === 'ready'"
-
-
-@pytest.fixture
-def open_page(browser, server, request):
-    """A page at one width, language and theme (Material follows prefers-color-scheme on a first visit)."""
-    contexts = []
-
-    def open_(width: str, lang: str, scheme: str, fragment: str = "", live: bool = False, before=None, **options):
-        context = browser.new_context(viewport=WIDTHS[width], color_scheme=scheme, service_workers="block",
-                                      bypass_csp=True, **options)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
-        page.kw_errors = []
-        page.on("pageerror", lambda e: page.kw_errors.append(str(e)))
-        if before:
-            before(page)
-        page.goto(server.url + ARTICLE[lang] + fragment)
-        expected = "slate" if scheme == "dark" else "default"
-        assert page.locator("body").get_attribute("data-md-color-scheme") == expected
-        if live:
-            page.locator('[data-calculator="vram_fit"] [name="gpus"]').focus()
-            page.wait_for_function(READY, timeout=60000)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
 
 
 def audit(page) -> list[dict]:
@@ -70,21 +37,6 @@ def audit(page) -> list[dict]:
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"],
                "rules": {"heading-order": {"enabled": False}}}
     return page.evaluate("(options) => axe.run(document, options).then((r) => r.violations)", options)
-
-
-def shot(page, name: str, element=None) -> Path:
-    """Save a screenshot for the reviewer and print where it is."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '-', name)}.png"
-    (element or page).screenshot(path=str(path), **({} if element else {"full_page": False}))
-    print(f"screenshot: {path}")
-    return path
-
-
-def wait_for_text(page, name: str, selector: str, expected: str) -> None:
-    page.wait_for_function(
-        """([name, selector, text]) => document.querySelector(`[data-calculator="${name}"] ${selector}`)
-            ?.textContent === text""", arg=[name, selector, expected], timeout=15000)
 
 
 # --- the whole page, in every combination ------------------------------------------------------------------

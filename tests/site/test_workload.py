@@ -8,8 +8,7 @@ import re
 import pytest
 
 import calculators
-from tests.site.test_live import form_values, set_value, widget
-from tests.site.test_phone import open_page, shot, wait_for_text  # noqa: F401 - a fixture
+from tests.support.live import form_values, set_value, shot, wait_for_text, widget
 from widgets import view
 
 pytestmark = pytest.mark.browser
@@ -35,7 +34,7 @@ def wait_until_follows(page, name: str, field: str, shown: str) -> None:
 
 
 @pytest.mark.parametrize(("width", "lang", "scheme"), [("phone", "da", "light"), ("desktop", "fr", "dark")])
-def test_every_widget_follows_the_workload_until_the_reader_changes_it(open_page, width, lang,  # noqa: F811
+def test_every_widget_follows_the_workload_until_the_reader_changes_it(open_page, width, lang,
                                                                        scheme) -> None:
     page = open_page(width, lang, scheme, live=True)
     names = followers(page)
@@ -70,7 +69,7 @@ def test_every_widget_follows_the_workload_until_the_reader_changes_it(open_page
 
 
 @pytest.mark.parametrize("lang", ["da", "fr"])
-def test_a_link_with_a_workload_opens_with_every_widget_following_it(open_page, lang) -> None:  # noqa: F811
+def test_a_link_with_a_workload_opens_with_every_widget_following_it(open_page, lang) -> None:
     page = open_page("desktop", lang, "light", fragment="#kw-workload-1/model=llama-3.1-8b;gpus=2")
     wait_until_follows(page, "workload", "gpus", "2")
     for name in ("vram_fit", "decision", "throughput", "replicas"):

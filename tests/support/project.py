@@ -14,6 +14,8 @@ from typing import Any
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from harness.site import copy_project
+
 
 def with_pages(root: Path, pages: dict[str, str]) -> None:
     """Replace the copied articles by `pages` (file name under docs/ -> text) and put them in the nav.
@@ -70,4 +72,18 @@ def full_copy(target: Path) -> Path:
         shutil.copy(ROOT / name, target / name)
     for name in ("tests", "harness"):
         shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return config
+
+
+def project_with_page(root: Path, front_matter: str, body: str) -> Path:
+    """A copy of the project whose only article is `docs/hostile.md`; returns its mkdocs.yml."""
+    config = copy_project(root)
+    for page in (root / "docs").rglob("*.md"):  # the articles and the calculator pages, not the home pages
+        if page.parent != root / "docs" or not page.name.startswith("index."):
+            page.unlink()
+    (root / "docs" / "hostile.md").write_text(f"---\n{front_matter}---\n\n# Side {{ #side }}\n\n{body}\n",
+                                              encoding="utf-8")
+    text = re.sub(r"^nav:\n(?:[ \t]+- .*\n)+", "nav:\n  - index.md\n  - hostile.md\n",
+                  config.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    config.write_text(text, encoding="utf-8")
     return config

@@ -1,0 +1,69 @@
+"""What the browser tests share beyond the widgets: the requests a page made, Material's search, the line
+judgement a page remembers, a copy of the site for a host, and axe."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import urlparse
+
+from tests.support.live import FIRST
+from wiki.checks.prose import read
+
+ROOT = Path(__file__).resolve().parents[2]
+LINE_KEY = "kw-line"  # where calculators.js remembers its judgement of the line (localStorage)
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def only_local(urls: list[str]) -> list[str]:
+    """The requested URLs that leave 127.0.0.1 (data: and blob: URLs stay in the page)."""
+    return [u for u in urls if urlparse(u).scheme not in {"data", "blob", "about"}
+            and urlparse(u).hostname != "127.0.0.1"]
+
+
+def title_word(lang: str) -> str:
+    """The longest word of the article's title in `lang` (the title weighs most in the search index)."""
+    return max(re.findall(r"[^\W\d_]{4,}", str(read(FIRST.source(lang), lang).meta["title"])), key=len).lower()
+
+
+def search(page, query: str, timeout: int = 15000) -> list[str]:
+    """Type a query in Material's search box and return the result links (absolute URLs); waits up to
+    `timeout` ms for the first result (the index is fetched and built on the first search)."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill("")
+    box.press_sequentially(query, delay=20)
+    results = page.locator(".md-search-result__item a.md-search-result__link")
+    results.first.wait_for(timeout=timeout)
+    return [page.evaluate("(a) => a.href", handle) for handle in results.element_handles()]
+
+
+def remembered_line(fast: bool, age_s: float = 0) -> str:
+    """An init script that leaves the page a judgement of the line made `age_s` ago (as calculators.js writes
+    it), once per context: pages after the first keep what the page itself wrote since."""
+    line = json.dumps({"fast": fast, "rate": 1, "from": "test"})
+    return f"""if (!sessionStorage.getItem("kw-test-line")) {{
+  sessionStorage.setItem("kw-test-line", "1");
+  localStorage.setItem("{LINE_KEY}", JSON.stringify({{...{line}, at: Date.now() - {age_s * 1000},
+    type: navigator.connection?.effectiveType ?? null}}));
+}}"""
+
+
+def served_copy(site_dir: Path, target: Path) -> Path:
+    """The built site without `_headers`: the host then asks browsers to revalidate every file."""
+    shutil.copytree(site_dir, target)
+    (target / "_headers").unlink()
+    return target
+
+
+def report(where: str, violations: list[dict]) -> list[str]:
+    """One line per axe violation: where, rule, impact, target and axe's failure summary."""
+    lines = []
+    for rule in violations:
+        for node in rule["nodes"]:
+            summary = " ".join(node.get("failureSummary", "").split())
+            lines.append(f"{where}: {rule['id']} ({rule['impact']}) {node['target']}: {summary}")
+    return lines
