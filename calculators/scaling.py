@@ -482,7 +482,7 @@ def compute(inp: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     lay = scaling_layout(model, inp["parallelism"], g, nodes)
     per_gpu = layout_state_gb(model, lay.tp, lay.pp, lay.dp, lay.sharding)
     state_fits = per_gpu <= gpu.memory_gb
-    changes = (low < A.EFFICIENCY_THRESHOLD) != (high < A.EFFICIENCY_THRESHOLD)
+    changes = (sig(low) < A.EFFICIENCY_THRESHOLD) != (sig(high) < A.EFFICIENCY_THRESHOLD)  # as shown, like `below`
     values = {
         "gpus": s["gpus"],
         "efficiency": sig(eff),
