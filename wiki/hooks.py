@@ -38,6 +38,7 @@ from wiki import (  # noqa: E402
     runtime,
     site_files,
     theme_words,
+    toc,
     untranslated,
 )
 from wiki.embed import EmbedError, body_start_line, place_widgets, render_embeds  # noqa: E402
@@ -197,6 +198,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) ->
     html = place_widgets(html, widgets)
     lang, building = _page_languages(page, config)
     html = theme_words.permalink_titles(html, building)  # the ¶ links belong to the page's chrome
+    toc.keep_spaces(page.toc, html)  # the side navigation's titles keep the headings' no-break spaces
     return untranslated.in_language(html, lang) if lang != building else html
 
 
