@@ -726,8 +726,8 @@ UI = {
                       "free {free_gb}, of {vram_gb}; rule lines at 60 % and 70 %."),
     # The same when the load is over capacity: the KV cache is shown as what it needs against what is left.
     "figure_vram_over": N_("VRAM budget: weights {weights_gb}, runtime overhead {overhead_gb}; the KV cache needs "
-                           "{kv_gb} and has {kv_room_gb} left, {over_gb} more than the {vram_gb}; rule lines at "
-                           "60 % and 70 %."),
+                           "{kv_gb} but has only {kv_room_gb} left: it is {over_gb} short, and the whole exceeds the "
+                           "node's {vram_gb}; rule lines at 60 % and 70 %."),
     "legend_weights": N_("Weights"),
     "legend_kv": N_("KV cache"),
     "legend_overhead": N_("Runtime overhead"),
