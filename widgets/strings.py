@@ -395,7 +395,8 @@ EXPLANATIONS = {
     ),
     ("scaling", "restructure"): N_(
         "Each GPU keeps only {efficiency} of its single-GPU throughput ({speedup} on {gpus}), below the 60 % "
-        "line: split the work another way (TP inside a node, PP or DP across), or buy one larger node."
+        "line: split the work another way (TP inside a node, PP or DP across), or keep the job in one 8-GPU node "
+        "and accept a longer run."
     ),
     ("scaling", "does_not_fit"): N_(
         "The training state needs {state_gb_per_gpu} per GPU, more than the {gpu_memory_gb} of each card: "
@@ -440,25 +441,20 @@ EXPLANATIONS = {
     ),
     ("workload", "one_node"): N_(
         "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and can "
-        "deliver up to {node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box. When you change "
-        "this workload, the page's other widgets take your values, except those you have changed yourself."
+        "deliver up to {node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box."
     ),
     ("workload", "dp_replicas"): N_(
         "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) but delivers "
         "only {node_tokens_per_s}: the target of {target_tokens_per_s} takes {min_nodes} as data-parallel "
-        "replicas behind a load balancer, not a cluster. When you change this workload, the page's other "
-        "widgets take your values, except those you have changed yourself."
+        "replicas behind a load balancer, not a cluster."
     ),
     ("workload", "dp_replicas_load"): N_(
         "One node of {gpus_per_node} holds up to {max_concurrency} of {context}: the load of {concurrency} "
-        "takes {min_nodes} as data-parallel replicas behind a load balancer, not a cluster. When you change "
-        "this workload, the page's other widgets take your values, except those you have changed yourself."
+        "takes {min_nodes} as data-parallel replicas behind a load balancer, not a cluster."
     ),
     ("workload", "multi_node"): N_(
         "The weights do not fit one node of these GPUs: each copy of the model spans several nodes, "
-        "{min_nodes} in all, tensor parallel inside a node and pipeline parallel across, over a fabric. When "
-        "you change this workload, the page's other widgets take your values, except those you have changed "
-        "yourself."
+        "{min_nodes} in all, tensor parallel inside a node and pipeline parallel across, over a fabric."
     ),
     ("throughput", "memory_bound"): NP_(
         "The node runs {copies} copy of the model on {tensor_parallel}, {concurrency} in all; each decode step "
