@@ -276,16 +276,31 @@ def _digits(value: float) -> int:
     return max(0, min(3, 3 - math.floor(math.log10(abs(value)))))
 
 
+def _reference_number(value: float, lang: str, exact: bool = False) -> str:
+    """A reference's number in `lang`: exactly as published (`exact`) or to about four digits."""
+    if exact:
+        return numbers.write(Decimal(repr(float(value))).normalize(), lang)
+    return numbers.decimal(value, lang, _digits(value))
+
+
+def _in_unit(number: str, unit: str, lang: str) -> str:
+    msgid = strings.REFERENCE_UNITS.get(unit)
+    return text(lang, msgid, value=number) if msgid else f"{number} {unit}"
+
+
 def quantity(value: float, unit: str, lang: str, exact: bool = False) -> str:
     """A value in a reference's unit, in `lang`: exactly as published (`exact`) or to about four digits."""
     if unit == "MFU":
         return numbers.percent(value, lang, 1)
-    if exact:
-        number = numbers.write(Decimal(repr(float(value))).normalize(), lang)
-    else:
-        number = numbers.decimal(value, lang, _digits(value))
-    msgid = strings.REFERENCE_UNITS.get(unit)
-    return text(lang, msgid, value=number) if msgid else f"{number} {unit}"
+    return _in_unit(_reference_number(value, lang, exact), unit, lang)
+
+
+def quantity_range(low: float, high: float, unit: str, lang: str) -> str:
+    """A (low, high) pair in a reference's unit, the unit written once: `22–32 GB/s`."""
+    if unit == "MFU":
+        return text(lang, strings.UNITS["range"], low=quantity(low, unit, lang), high=quantity(high, unit, lang))
+    return _in_unit(text(lang, strings.UNITS["range"], low=_reference_number(low, lang),
+                         high=_reference_number(high, lang)), unit, lang)
 
 
 def quantity_label(ref: R.Reference, lang: str) -> str:
@@ -326,8 +341,7 @@ def row(ref: R.Reference, lang: str) -> dict[str, Any]:
     result = R.evaluate(ref)
     ours = result["ours"]
     if isinstance(ours, tuple):
-        ours_text = text(lang, strings.UNITS["range"], low=quantity(ours[0], ref.unit, lang),
-                         high=quantity(ours[1], ref.unit, lang))
+        ours_text = quantity_range(ours[0], ours[1], ref.unit, lang)
     else:
         ours_text = quantity(ours, ref.unit, lang)
     ratio = result.get("ratio")

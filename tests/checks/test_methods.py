@@ -129,6 +129,18 @@ def test_placeholders_are_filled_from_the_code_in_the_pages_language(lang: str) 
             methods.fill(wrong, lang)
 
 
+@pytest.mark.parametrize("lang", ["da", "fr"])
+def test_a_range_of_ours_writes_its_unit_once(lang: str) -> None:
+    """`22–32 GB/s`, not `22 GB/s–32 GB/s` (the second Danish read), in every row of every table."""
+    def unit(name: str) -> str:  # the unit as the page writes it: "GB/s", "Go/s", "GPU-timer"
+        return methods.quantity(1, name, lang).replace("1", "", 1).strip("\u00a0\u202f ")
+
+    assert methods.quantity_range(22, 32, "GB/s", lang).count(unit("GB/s")) == 1
+    assert methods.quantity_range(22, 32, "GB/s", lang).endswith(unit("GB/s"))
+    refs = [ref for ref in calculators.reference.REFERENCES if ref.unit not in {"MFU", "×"}]
+    assert all(methods.row(ref, lang)["ours"].count(unit(ref.unit)) == 1 for ref in refs)
+
+
 def test_every_reference_belongs_to_a_calculator() -> None:
     assert {ref.calculator for ref in R.REFERENCES} <= set(calculators.CALCULATORS)
     for ref in R.REFERENCES:
