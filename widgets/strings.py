@@ -288,6 +288,17 @@ OUTPUTS = {
     "tensor_parallel": N_("GPUs per copy (tensor parallel)"),
     "gpus_per_node": N_("GPUs per node"),
 }
+# An output whose meaning differs by calculator gets its own label there: `throughput` counts the requests
+# of every copy of the model in the node (61 in `vram_fit` is one copy over 8 GPUs; 40 is four TP-2 copies).
+OUTPUT_LABELS = {
+    ("throughput", "max_concurrency"): N_("Requests that fit at this context, all copies together"),
+}
+
+
+def output_label(calculator: str, name: str) -> str:
+    """The msgid of the label an output has in a calculator's widget."""
+    return OUTPUT_LABELS.get((calculator, name), OUTPUTS[name])
+
 
 VERDICTS = {
     "fits": N_("Fits"),

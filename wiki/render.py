@@ -59,7 +59,7 @@ def widget(name: str, presets: dict[str, Any], lang: str, widget_id: str, headin
         raise ValueError(f"{name} {presets}: {model['errors']}")
     html = environment(lang).get_template("widget.html").render(
         name=name, id=widget_id, lang=lang, view=model, fields=fields(name, model["inputs"], lang), heading=heading,
-        output_labels=[(key, strings.OUTPUTS[key]) for key in model["outputs"]],
+        output_labels=[(key, strings.output_label(name, key)) for key in model["outputs"]],
     )
     return one_block(html)
 

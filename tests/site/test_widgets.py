@@ -108,6 +108,21 @@ def test_missing_tables_are_filled_and_labelled(site_dir: Path, lang: str) -> No
 
 
 @pytest.mark.parametrize("lang", PAGE.langs)
+def test_an_output_that_counts_every_copy_says_so(site_dir: Path, lang: str) -> None:
+    """`vram_fit` counts the requests one copy over the node holds, `throughput` those of all its copies:
+    the same output name, two labels (strings.OUTPUT_LABELS), each the catalog's."""
+    page = Page(site_dir / ARTICLE[lang][0])
+
+    def label(name: str) -> str:
+        block = html.unescape(page.source[page.source.index(f'data-calculator="{name}"'):])
+        return re.search(r'<dt[^>]*>([^<]*)</dt>\s*<dd[^>]*data-output="max_concurrency"', block)[1].strip()
+
+    assert label("vram_fit") == text(lang, strings.OUTPUTS["max_concurrency"])
+    assert label("throughput") == text(lang, strings.output_label("throughput", "max_concurrency"))
+    assert label("vram_fit") != label("throughput")
+
+
+@pytest.mark.parametrize("lang", PAGE.langs)
 def test_form_fields_come_from_the_spec_with_localized_presets(site_dir: Path, lang: str) -> None:
     page = Page(site_dir / ARTICLE[lang][0])
     root_id = page.find("div", **{"data-calculator": "vram_fit"})[0]["id"]
