@@ -1,4 +1,10 @@
-"""A small threaded static server for tests and benchmarks, with a real host's content types."""
+"""The one threaded static server of the tests and benchmarks; what a host does is its handler class.
+
+`StaticServer(root, handler)` serves `root` on 127.0.0.1; `Handler` (the default) answers with a real
+host's content types. A host's behaviour is a subclass: GitHub Pages' types or a `_headers` file
+(tests/support/hosts.py), a wrong type for a file (tests/site/test_live.py), and `harness.host.Host`,
+which stalls, truncates, refuses and throttles on top of the same server.
+"""
 
 from __future__ import annotations
 
@@ -18,17 +24,23 @@ CONTENT_TYPES = {
 }
 
 
-class _Handler(SimpleHTTPRequestHandler):
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **CONTENT_TYPES}
+class QuietHandler(SimpleHTTPRequestHandler):
+    """The standard library's static handler without its log on stderr."""
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet test output
         pass
 
 
+class Handler(QuietHandler):
+    """A real host's content types (`CONTENT_TYPES` over the standard library's)."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **CONTENT_TYPES}
+
+
 class StaticServer:
     """Serve `root` on 127.0.0.1 on a free port; use as a context manager."""
 
-    def __init__(self, root: Path, handler: type[SimpleHTTPRequestHandler] = _Handler) -> None:
+    def __init__(self, root: Path, handler: type[SimpleHTTPRequestHandler] = Handler) -> None:
         self.root = root
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)

@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from harness.server import StaticServer, _Handler
+from harness.server import Handler, StaticServer
 from tests.support import hosts
 from tests.support.browser import search, title_word
 from tests.support.hosts import HeadersHandler
@@ -73,7 +73,7 @@ def test_headers_file_is_shipped_with_a_strict_policy(site_dir: Path) -> None:
 def headers_handler(site_dir: Path, reports: list[dict]) -> type[HeadersHandler]:
     """A handler that sends the headers of `site_dir/_headers` and records CSP reports."""
     # no .wasm type of its own: the _headers file gives it
-    shipped = hosts.headers_handler(site_dir, {**_Handler.extensions_map, ".wasm": "application/octet-stream"})
+    shipped = hosts.headers_handler(site_dir, {**Handler.extensions_map, ".wasm": "application/octet-stream"})
 
     class ShippedHeaders(shipped):
         def header_value(self, name: str, value: str) -> str:

@@ -161,10 +161,10 @@ def test_a_blocked_runtime_leaves_the_prerendered_page_with_a_notice(page, serve
 
 def test_a_wasm_served_with_another_type_still_runs(browser, site_dir) -> None:
     """Hosts with an old types table send .wasm as text/plain or octet-stream: the page compiles the bytes."""
-    from harness.server import StaticServer, _Handler
+    from harness.server import Handler, StaticServer
 
-    class WrongType(_Handler):
-        extensions_map = {**_Handler.extensions_map, ".wasm": "text/plain"}
+    class WrongType(Handler):
+        extensions_map = {**Handler.extensions_map, ".wasm": "text/plain"}
 
     with StaticServer(site_dir, WrongType) as wrong:
         context = browser.new_context(bypass_csp=True)

@@ -26,14 +26,14 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
+from harness.server import QuietHandler, StaticServer
 from wiki.csp import read_headers
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -193,12 +193,7 @@ def mime_db_types() -> dict[str, str]:
     return {f".{extension}": kind for extension, (_rank, kind) in chosen.items()}
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet test output
-        pass
-
-
-class _PagesHandler(_Quiet):
+class _PagesHandler(QuietHandler):
     """GitHub Pages' types (mime-db), no custom headers."""
 
     extensions_map = {"": "application/octet-stream"}
@@ -207,7 +202,7 @@ class _PagesHandler(_Quiet):
         return self.extensions_map.get(Path(path).suffix.lower(), "application/octet-stream")
 
 
-class HeadersHandler(_Quiet):
+class HeadersHandler(QuietHandler):
     """The rules of the site's `_headers` file on top of a table of types (Netlify, Cloudflare Pages)."""
 
     rules: list[tuple[str, dict[str, str]]] = []
@@ -244,14 +239,8 @@ def headers_handler(site: Path, types: dict[str, str], sub_path: str = "") -> ty
 
 @contextlib.contextmanager
 def _threaded(handler: type[SimpleHTTPRequestHandler], docroot: Path) -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(docroot)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with StaticServer(docroot, handler) as server:
+        yield server.url
 
 
 @contextlib.contextmanager
