@@ -48,6 +48,19 @@ def open_link(page, server, lang: str, fragment: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_new_link_wins_over_the_page_writing_its_own_state(page, server, lang: str) -> None:
+    """The page writes its state into the address 300 ms after an answer (history.replaceState, no event). A
+    link opened just before that write is still the one applied: the hashchange handler reads the event's
+    URL, not location.hash (a CI run once saw the old state re-applied and the new link lost)."""
+    open_link(page, server, lang, "#kw-vram-fit-1/gpus=12")
+    wait_for_value(page, "vram_fit", "gpus", "12")
+    # The race, made certain: the new link, then our own state written before its event is dispatched.
+    page.evaluate("""() => { location.hash = '#kw-vram-fit-1/context=32.768';
+        history.replaceState(history.state, '', '#kw-vram-fit-1/gpus=12'); }""")
+    wait_for_error(page, "vram_fit", "context", text(lang, strings.ERRORS["not_an_integer"]))
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_links_values_read_as_typed_and_what_it_cannot_take_is_said(page, server, lang: str) -> None:
     """`weights_limit=65` is 65 % (not "at most 100 %"); a model gone from the catalogue and a field the
     widget lacks are said on the widget while the link's other values apply; `context=32.768` is a

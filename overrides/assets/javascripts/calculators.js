@@ -688,8 +688,12 @@ for (const widget of widgets) {
 if (widgets.length) {
   try { spawnWorker(); } catch { /* started again, with its error, on the first input */ }
   applyFragment(location.hash, { scroll: true });
-  window.addEventListener("hashchange", () => {
-    if (isState(location.hash)) applyFragment(location.hash, { scroll: true });
+  window.addEventListener("hashchange", (event) => {
+    // The link the reader opened is the event's: a state write of ours (writeFragment, 300 ms after an
+    // answer) may have replaced location.hash before this event ran, and replaceState fires no event.
+    clearTimeout(fragmentTimer);
+    const hash = new URL(event.newURL).hash;
+    if (isState(hash)) applyFragment(hash, { scroll: true });
   });
   // The language switcher opens the same widgets, with the same values, on the other language's page:
   // the state is written at once when the link is pressed (not 300 ms after the last answer), and an
