@@ -54,9 +54,9 @@ ACT_CHECKPOINT_BYTES_PER_SBH = 2
 # intermediate activations to system RAM asynchronously whilst being only 1% slower",
 # https://unsloth.ai/blog/long-context); axolotl's activation_offloading: true
 # (axolotl-ai-cloud/axolotl, docs/gradient_checkpointing.qmd).
-ACT_OFFLOAD_RESIDENT_CHECKPOINTS = 1
-# Unsloth's measured cost of the offloading (same post): about 1 % more time per step.
-ACT_OFFLOAD_TIME_OVERHEAD = 0.01
+ACT_OFFLOAD_RESIDENT_CHECKPOINTS = 1  # source: https://unsloth.ai/blog/long-context (Unsloth)
+# Unsloth's measured cost of the offloading: about 1 % more time per step.
+ACT_OFFLOAD_TIME_OVERHEAD = 0.01  # source: https://unsloth.ai/blog/long-context ("only 1% slower")
 
 # --- Runtime reserve (training) ----------------------------------------------
 # Training reserves 10 % of each GPU's nominal memory (allocator fragmentation,

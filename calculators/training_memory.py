@@ -244,9 +244,8 @@ def layout_activations_gb(model: Model, tp: int, pp: int, virtual: int, seq_len:
     """
     sbh = seq_len * micro_batch * model.hidden
     inflight = 1.0 if pp == 1 else min(pp, max(1.0, micro_batches)) * (1 + (pp - 1) / (pp * max(1, virtual)))
-    if recompute == "offload":  # the checkpoints in CPU memory: one back on the GPU, one layer recomputed
-        resident = A.ACT_CHECKPOINT_BYTES_PER_SBH * A.ACT_OFFLOAD_RESIDENT_CHECKPOINTS
-        return (resident + A.ACT_BYTES_PER_SBH) * sbh / tp / 1e9
+    if recompute == "offload":  # the checkpoints in CPU memory: whatever the layout, one layer's worth on a GPU
+        return activations_gb(model, seq_len, micro_batch, recompute) / tp
     per_layer = A.ACT_CHECKPOINT_BYTES_PER_SBH if recompute == "full" else A.ACT_BYTES_PER_SBH
     acts = per_layer * sbh * model.layers / pp * inflight
     if recompute == "full":

@@ -125,6 +125,8 @@ def on_config(config: MkDocsConfig) -> None:
     if problems:
         _fail("The translation catalogs are not complete", problems)
     catalogs.compile_all(langs)
+    building = config.plugins["i18n"].current_language or default  # static-i18n sets it before each build
+    config.mdx_configs.setdefault("toc", {})["permalink_title"] = theme_words.permalink_title(building)
     config.theme.static_templates.update(error_pages.names(others))  # <lang>/404.html (wiki/error_pages.py)
     # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
     config.extra["kw_offline"] = not _theme.serving
@@ -197,7 +199,6 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: object) ->
     page.kw_refused = bool(problems)
     html = place_widgets(html, widgets)
     lang, building = _page_languages(page, config)
-    html = theme_words.permalink_titles(html, building)  # the ¶ links belong to the page's chrome
     toc.keep_spaces(page.toc, html)  # the side navigation's titles keep the headings' no-break spaces
     return untranslated.in_language(html, lang) if lang != building else html
 

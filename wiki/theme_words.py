@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import re
-
 from markupsafe import Markup, escape
 
 from widgets import strings
@@ -20,11 +18,7 @@ def ui(lang: str, key: str, **links: str) -> Markup:
     return escape(text(lang, strings.UI[key])).format(**{name: Markup(html) for name, html in links.items()})
 
 
-# Python-Markdown's toc writes one `permalink_title` for every language (mkdocs.yml has one toc config).
-_PERMALINK = re.compile(r'(<a class="headerlink" href="[^"]*") title="Permanent link"')
-
-
-def permalink_titles(html: str, lang: str) -> str:
-    """`html` with the title of each heading's ¶ link in `lang` (the catalogs' `permalink_title`)."""
-    title = str(ui(lang, "permalink_title"))
-    return _PERMALINK.sub(lambda m: f'{m[1]} title="{title}"', html)
+def permalink_title(lang: str) -> str:
+    """The title of each heading's ¶ link in `lang`: Python-Markdown's toc option `permalink_title`, set for
+    the language being built (mkdocs.yml holds one toc configuration for every language)."""
+    return text(lang, strings.UI["permalink_title"])

@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 from urllib.parse import urlparse
 
+from harness.site import ROOT
 from tests.support.live import FIRST
 from wiki.checks.prose import read
 
-ROOT = Path(__file__).resolve().parents[2]
 LINE_KEY = "kw-line"  # where calculators.js remembers its judgement of the line (localStorage)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]

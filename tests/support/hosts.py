@@ -30,7 +30,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 from harness.server import QuietHandler, StaticServer
@@ -238,24 +237,18 @@ def headers_handler(site: Path, types: dict[str, str], sub_path: str = "") -> ty
 
 
 @contextlib.contextmanager
-def _threaded(handler: type[SimpleHTTPRequestHandler], docroot: Path) -> Iterator[str]:
+def github_pages(docroot: Path) -> Iterator[str]:
+    """GitHub Pages as far as a site can tell: its types, no custom headers; yields its base URL."""
+    handler = type("Pages", (_PagesHandler,), {"extensions_map": mime_db_types()})
     with StaticServer(docroot, handler) as server:
         yield server.url
 
 
 @contextlib.contextmanager
-def github_pages(docroot: Path) -> Iterator[str]:
-    """GitHub Pages as far as a site can tell: its types, no custom headers; yields its base URL."""
-    handler = type("Pages", (_PagesHandler,), {"extensions_map": mime_db_types()})
-    with _threaded(handler, docroot) as url:
-        yield url
-
-
-@contextlib.contextmanager
 def netlify(docroot: Path, site: Path, sub_path: str = "") -> Iterator[str]:
     """A host that applies `site/_headers` (Netlify, Cloudflare Pages); yields its base URL."""
-    with _threaded(headers_handler(site, mime_db_types(), sub_path), docroot) as url:
-        yield url
+    with StaticServer(docroot, headers_handler(site, mime_db_types(), sub_path)) as server:
+        yield server.url
 
 
 # host id -> the Debian package that must be installed for it (None: nothing to install)

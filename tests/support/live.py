@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from harness.site import ROOT
 from tests.support.content import page_with, urls
 
-ROOT = Path(__file__).resolve().parents[2]
 NNBSP = "\u202f"
 # One change per calculator: (field, typed value per language).
 CHANGES = {
