@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 LOCK = ROOT / "requirements.lock"
+PROJECT = ROOT / "pyproject.toml"  # the `kentino` plugin's entry point
 NPM_LOCK = ROOT / "package-lock.json"
 SITE = ROOT / "site"
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -62,19 +63,25 @@ def digest(*paths: Path) -> str:
 
 
 def ensure_venv() -> None:
-    """Create .venv if missing and install requirements.lock (hash-checked) when it changed."""
+    """Create .venv if missing; install requirements.lock (hash-checked) and, editable, this project (the
+    `kentino` MkDocs plugin's entry point, pyproject.toml) when either changed."""
     if sys.version_info < MIN_PYTHON:
         sys.exit(f"Python {'.'.join(map(str, MIN_PYTHON))}+ is needed, this is {sys.version.split()[0]}")
     if not venv_bin("python").exists():
         log("creating .venv")
         run([sys.executable, "-m", "venv", str(VENV)])
     stamp = VENV / ".requirements.sha256"
-    wanted = digest(LOCK)
+    wanted = digest(LOCK, PROJECT)
     if stamp.exists() and stamp.read_text() == wanted:
         return
-    log("installing locked Python dependencies")
-    run([str(venv_bin("python")), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "--require-hashes", "--no-deps", "-r", str(LOCK)])
+    log("installing locked Python dependencies and the site's plugin")
+    pip = [str(venv_bin("python")), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps"]
+    run([*pip, "--require-hashes", "-r", str(LOCK)])
+    # Quiet unless it fails: setuptools warns on every editable install that local folders come first.
+    editable = subprocess.run([*pip, "--no-build-isolation", "--editable", str(ROOT)], cwd=ROOT,
+                              capture_output=True, text=True, env={**os.environ, "PIP_NO_CACHE_DIR": "1"})
+    if editable.returncode != 0:
+        sys.exit(f"installing this project (pyproject.toml) failed:\n{editable.stdout}{editable.stderr}")
     stamp.write_text(wanted)
 
 

@@ -20,8 +20,7 @@ def copy_project(target: Path) -> Path:
     for name in LINKED:
         (ROOT / name).mkdir(exist_ok=True)
         (target / name).symlink_to(ROOT / name, target_is_directory=True)
-    for name in ("mkdocs.yml", "pyproject.toml"):
-        shutil.copy(ROOT / name, target / name)
+    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
     return target / "mkdocs.yml"
 
 

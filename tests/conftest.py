@@ -3,7 +3,7 @@
 The site is built once per session, also when pytest-xdist runs the tests in several processes: the
 controller serves one folder and each worker asks for it; the first to ask builds it, under a file
 lock, the others wait for it and serve the same files (`SharedSite`). The build also records the
-hooks' problems, so that the checks of the real repository (`tests/checks/test_checks.py`) read this
+plugin's problems, so that the checks of the real repository (`tests/checks/test_checks.py`) read this
 build instead of making their own.
 """
 
@@ -44,7 +44,7 @@ def build_site(
 ) -> subprocess.CompletedProcess[str]:
     """Run a strict MkDocs build of `config` into `target`; return the finished process.
 
-    With `report`, the hooks' problems go there as data (`wiki/problems.py`), as in `build.py check`.
+    With `report`, the plugin's problems go there as data (`wiki/problems.py`), as in `build.py check`.
     """
     from wiki.problems import REPORT_ENV
 
@@ -127,7 +127,7 @@ class SharedSite:
 
     @property
     def report(self) -> Path:
-        """The hooks' problems of the build (`wiki/problems.py`), one JSON object per line."""
+        """The plugin's problems of the build (`wiki/problems.py`), one JSON object per line."""
         return self.root.parent / f"{self.root.name}.problems.jsonl"
 
     @property

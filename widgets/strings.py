@@ -773,7 +773,7 @@ UI = {
                           "power from datasheets; no prices."),
 }
 
-# Page notices the build writes (wiki/hooks.py), not a widget: a page shown before it is translated.
+# Page notices the build writes (wiki/plugin.py), not a widget: a page shown before it is translated.
 PAGES = {
     "untranslated": N_("This page is not translated yet: you are reading the original version."),
 }

@@ -9,7 +9,7 @@ site's CSP blocks many of these in the browser, not all (a meta refresh is no CS
 refuses all of them, with the Markdown file and line, so that nothing depends on the host sending the
 policy.
 
-`violations(html, own_host)` decides, and is the only place that does: the build (`wiki/hooks.py`,
+`violations(html, own_host)` decides, and is the only place that does: the build (`wiki/plugin.py`,
 on every page of every language) and so `python3 build.py check` call it. It parses the page's
 content HTML as a browser does, with html5lib (the WHATWG parsing algorithm: foreign content,
 foster parenting, raw-text elements, a browser with scripting on), and compares what that parse

@@ -32,7 +32,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from mkdocs.utils.meta import YAML_RE as FRONT_MATTER  # what MkDocs strips before the hooks see a page
+from mkdocs.utils.meta import YAML_RE as FRONT_MATTER  # what MkDocs strips before the plugin sees a page
 
 import calculators
 from wiki import render
@@ -102,7 +102,7 @@ def find_embeds(markdown: str, source: str, first_line: int = 1) -> list[tuple[i
     """Every embed as (first line index, last line index, embed), skipping fences that are code.
 
     Indexes are 0-based in `markdown`; `Embed.line` and error messages count from `first_line`, the
-    line of the source file where `markdown` starts (MkDocs hands hooks the text after the front matter).
+    line of the source file where `markdown` starts (MkDocs hands plugins the text after the front matter).
     """
     offset = first_line - 1
     lines = markdown.split("\n")

@@ -2,7 +2,7 @@
 
 MkDocs renders the theme's 404.html in every language build, all to the site root, and writes nothing
 for a template that renders empty. overrides/404.html renders only in the default language's build;
-for every other language the hooks list `<lang>/404.html` among the theme's static templates, and the
+for every other language the plugin lists `<lang>/404.html` among the theme's static templates, and the
 Jinja loader below writes that template: it renders only in its own language's build, with the page's
 URLs relative to `<lang>/` and search pointed at that language's index. No language is named in a file.
 """

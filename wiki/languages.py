@@ -1,6 +1,6 @@
 """The site's languages, declared once: the `languages` of the mkdocs-static-i18n plugin in mkdocs.yml.
 
-Everything else derives them from here: the build's hooks (catalogs, pages, search indexes), the
+Everything else derives them from here: the build's plugin (catalogs, pages, search indexes), the
 browser runtime (`wiki/runtime.py`: the catalogs compiled into the wheel, the CLDR data kept in the
 trimmed Babel, the languages the snapshot is warmed in) and the checks (`wiki/checks/project.py`). The
 page script finds the site root in the page (`main.html`), not by knowing a language.

@@ -3,7 +3,7 @@
 A calculator's page is `docs/metode/<slug>.md` (Danish) and `docs/metode/<slug>.fr.md` (French), the slug
 being its name with hyphens (`vram_fit`: `/metode/vram-fit/` and `/fr/metode/vram-fit/`), with
 `method: <name>` in its front matter. The prose is written per language like the articles; what comes
-from the code is filled in by the build (`wiki/hooks.py` calls `expand`, `with_method_links`, `mark_main`):
+from the code is filled in by the build (`wiki/plugin.py` calls `expand`, `with_method_links`, `mark_main`):
 
 - placeholders, in the page's language: `{{ assumptions.DEFAULT_WEIGHTS_LIMIT | percent }}` is a constant
   of a `calculators` module (`[i]` indexes a tuple or mapping, `.name` reads a record's field; formats

@@ -1,7 +1,7 @@
 """A problem the build stops on, about one file, as data: never a "path:line: msg" string parsed back.
 
 When the environment variable `KW_BUILD_REPORT` names a file (`wiki/checks/strict_build.py` sets it),
-the build's hooks append every problem to it as they find it, one JSON object per line: the build goes
+the build's plugin append every problem to it as they find it, one JSON object per line: the build goes
 on through every page of every language and fails once at its end, so one run reports them all, and a
 build that stops early for another reason still leaves what it found. The check reads them back as
 they were made. MkDocs' log is then read for MkDocs' own warnings only.

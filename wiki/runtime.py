@@ -3,7 +3,7 @@
 - Pyodide's core files come from the npm package `pyodide` (exact version in package-lock.json) and
   go to `site/pyodide/<version>/`.
 - Our Python goes into one `py3-none-any` wheel, `kentino-wiki-runtime` (`calculators` + `widgets` +
-  the compiled catalogs), built the standard way: `pip wheel` with setuptools (pyproject.toml).
+  the compiled catalogs), built the standard way: `pip wheel` with setuptools (wiki/runtime_wheel.toml).
   `pyodide build` is not used: it downloads a cross-build environment, which cannot work offline,
   and a pure-Python wheel does not need it.
 - Babel is shipped as a trimmed wheel: the modules the calculators import and the CLDR data they read,
@@ -50,6 +50,7 @@ STDLIB_SCRIPT = Path(__file__).resolve().parent / "stdlib_trim.mjs"
 BYTECODE_SCRIPT = Path(__file__).resolve().parent / "bytecode.mjs"
 NODE_PYODIDE_SCRIPT = Path(__file__).resolve().parent / "pyodide_build.mjs"  # how the three scripts start Pyodide
 BABEL_TRIM = Path(__file__).resolve().parent / "babel_trim.py"
+WHEEL_PROJECT = Path(__file__).resolve().parent / "runtime_wheel.toml"  # the wheel's pyproject.toml
 # npm file name -> served name. The ES modules are served as `.js`: every host maps `.js` to a JavaScript
 # type, while `.mjs` is text/plain on a stock Debian nginx (1.22's mime.types), and browsers refuse a
 # module script of any other type.
@@ -124,8 +125,8 @@ def digest(languages: tuple[str, ...]) -> str:
     """A digest of everything the app files depend on (sources, catalogs, languages, pinned versions, scripts)."""
     sha = hashlib.sha256()
     files = [p for src in SOURCES for p in sorted((ROOT / src).rglob("*.py"))]
-    files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__), SNAPSHOT_SCRIPT, STDLIB_SCRIPT, BYTECODE_SCRIPT,
-                                                      NODE_PYODIDE_SCRIPT, BABEL_TRIM, ROOT / "pyproject.toml"]
+    files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__).resolve(), SNAPSHOT_SCRIPT, STDLIB_SCRIPT,
+                                                      BYTECODE_SCRIPT, NODE_PYODIDE_SCRIPT, BABEL_TRIM, WHEEL_PROJECT]
     for path in files:
         sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     sha.update(f"babel {metadata.version('babel')} pyodide {pyodide_version()} languages {languages}".encode())
@@ -144,7 +145,7 @@ def build_app_wheel(out: Path, languages: tuple[str, ...]) -> Path:
     source = out / "source"
     for package in SOURCES:
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", source / "pyproject.toml")
+    shutil.copy(WHEEL_PROJECT, source / "pyproject.toml")
     result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                              "--wheel-dir", str(out), str(source)], cwd=out, capture_output=True, text=True,
                             env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})

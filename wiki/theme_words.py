@@ -1,6 +1,6 @@
 """The theme's own words (the footer's credit, the error page, the headings' ¶ links) from the gettext catalogs.
 
-`wiki/hooks.py` gives the theme's templates `kw_ui(key, **links)` for the language being built, so that
+`wiki/plugin.py` gives the theme's templates `kw_ui(key, **links)` for the language being built, so that
 `overrides/partials/copyright.html` and `kw-not-found.html` hold no language of their own.
 """
 

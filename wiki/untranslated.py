@@ -1,4 +1,4 @@
-"""Pages not translated yet, as the build shows them (`wiki/hooks.py`).
+"""Pages not translated yet, as the build shows them (`wiki/plugin.py`).
 
 With `fallback_to_default: true` (mkdocs.yml), a page of the default language without its translation
 is also built under `/<lang>/`. The build puts `notice_html()` at the top of that page: a sentence

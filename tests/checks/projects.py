@@ -20,13 +20,13 @@ def nav_of(docs: Path) -> list[str]:
 
 
 def buildable(fixture: Path, target: Path) -> Project:
-    """Copy a fixture's sources into `target` next to the repository's mkdocs.yml (its own nav), theme and hooks."""
+    """Copy a fixture's sources into `target` next to the repository's mkdocs.yml (its own nav) and theme."""
     shutil.copytree(fixture / "docs", target / "docs")
     if (fixture / "claims.yml").exists():
         shutil.copy(fixture / "claims.yml", target / "claims.yml")
     nav = "nav:\n" + "".join(f"  - {page}\n" for page in nav_of(target / "docs"))
     config = NAV.sub(nav, (ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     (target / "mkdocs.yml").write_text(config, encoding="utf-8")
-    for shared in ("wiki", "overrides"):  # hooks.py resolves its symlink back to the repository
-        (target / shared).symlink_to(ROOT / shared, target_is_directory=True)
+    # The theme's overrides; the plugin (`wiki`) is the installed one, the repository's (pyproject.toml).
+    (target / "overrides").symlink_to(ROOT / "overrides", target_is_directory=True)
     return Project(root=target)

@@ -3,7 +3,7 @@
 A fixture is a small site (`docs/`, maybe `claims.yml`, or an already built `site/`) with a `case.yml`:
 
     checker: parity          # which check runs (a name of `python -m wiki.checks`), or `all`
-    build: true              # build the fixture with the repository's mkdocs.yml, theme and hooks first
+    build: true              # build the fixture with the repository's mkdocs.yml, theme and plugin first
     catalog: {lang: fr, msgid: Nodes, msgstr: ""}   # catalogs: an edit of a copy of the real i18n/
     findings:                # exactly what the check prints, in order ({line}: the edited msgid's line)
       - "docs/article.md:12: parity: ..."
@@ -141,7 +141,7 @@ def test_an_untranslated_page_shows_the_notice_in_the_readers_language(fixture_b
 
 def test_the_real_repository_has_no_finding(server, monkeypatch: pytest.MonkeyPatch) -> None:
     """`run_all()` on this repository, with the session's strict build as its build (the same command, with
-    the hooks' report): every source check, the build's problems, and the checks of the built site."""
+    the plugin's report): every source check, the build's problems, and the checks of the built site."""
     monkeypatch.setenv("SITE_URL", server.url)  # the URL the session's site was built for (links read it)
     project = Project()
     recorded, output = read_report(server.report), server.output

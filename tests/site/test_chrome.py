@@ -71,7 +71,7 @@ def test_edit_button_speaks_the_page_language(site_dir: Path, lang: str) -> None
 
 
 def test_every_headings_link_is_titled_in_the_page_language(site_dir: Path) -> None:
-    """Python-Markdown writes one English "Permanent link" for every language; the hooks title it from the
+    """Python-Markdown writes one English "Permanent link" for every language; the plugin titles it from the
     catalogs (wiki/theme_words.py)."""
     for path in html_pages(site_dir):
         links = Page(path).find("a", **{"class": "headerlink"})

@@ -103,7 +103,7 @@ def page_source(payload: Payload) -> tuple[str, range]:
 
 
 def page_problems(source: str) -> list:
-    """What the build says about a page whose file is `source`, as the hooks call the policy."""
+    """What the build says about a page whose file is `source`, as the plugin calls the policy."""
     body, _meta = get_data(source)
     return content_policy.page_problems(rendered(body), source, "docs/hostile.md", OWN_HOST,
                                         first_line=embed.body_start_line(source))

@@ -40,7 +40,10 @@ def add_language(root: Path, locale: str, name: str) -> None:
     config = root / "mkdocs.yml"
     entry = f"        - locale: {locale}\n          name: {name}\n          build: true\n"
     text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace("\nmarkdown_extensions:", f"{entry}\nmarkdown_extensions:", 1), encoding="utf-8")
+    # After the last line of the i18n plugin's `languages:` list (the lines indented deeper than it).
+    listed = re.search(r"^(?P<indent>[ \t]*)languages:\n(?:(?P=indent)[ \t]+\S.*\n)+", text, flags=re.MULTILINE)
+    assert listed, "mkdocs.yml declares the languages in the i18n plugin's `languages:` list"
+    config.write_text(text[:listed.end()] + entry + text[listed.end():], encoding="utf-8")
     with (root / "i18n" / "messages.pot").open("rb") as handle:
         template = read_po(handle)
     catalog = Catalog(locale=locale)

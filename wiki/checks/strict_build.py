@@ -2,7 +2,7 @@
 
 MkDocs runs in a child process with the virtual environment's Python, exactly like `build.py build`,
 so a warning (a broken link, a missing page, a broken calculator embed, an incomplete catalog) fails it.
-The problems our hooks find (embeds, catalogs, the content policy), in every page of both languages in
+The problems our plugin finds (embeds, catalogs, the content policy), in every page of both languages in
 one run, come back as data through the report file of `wiki/problems.py`; MkDocs' log is read for
 MkDocs' own warnings (links, pages).
 """
@@ -27,7 +27,7 @@ LINK = re.compile(r"contains (?:a link|an absolute link) '(?P<link>[^']+)'")
 
 
 def build(project: Project, target: Path, report: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the strict build of `project` into `target` (its hooks' problems into `report`); return the process."""
+    """Run the strict build of `project` into `target` (its plugin's problems into `report`); return the process."""
     config = project.mkdocs_yml
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **({REPORT_ENV: str(report)} if report else {})}
     return subprocess.run(

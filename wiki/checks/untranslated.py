@@ -54,8 +54,8 @@ def check(project: Project, site: Path) -> list[Finding]:
             if MARKER not in page or html.escape(notice_text(lang)) not in page:
                 findings.append(Finding(NAME, where, 1, (
                     f"site/{built.relative_to(site).as_posix()} shows this {language_name(default)} text to "
-                    f"{language_name(lang)} readers without the 'not yet translated' notice: the hook in "
-                    "wiki/hooks.py must add it (is the i18n plugin's fallback_to_default on?)")))
+                    f"{language_name(lang)} readers without the 'not yet translated' notice: the plugin "
+                    "(wiki/plugin.py) must add it (is the i18n plugin's fallback_to_default on?)")))
             if edit_target(project, built) is None:
                 findings.append(Finding(NAME, where, 1, (
                     f"site/{built.relative_to(site).as_posix()} has no edit button: keep content.action.edit in "
