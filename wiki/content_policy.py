@@ -31,9 +31,10 @@ holds with an allowlist:
 
 Failing is the point, not stripping: an editor sees the mistake (`docs/<file>:<line>: ...`) instead
 of a page that silently lost part of its text. The calculators' widgets are not part of what is
-checked: the build inserts them after this check, in place of the placeholder paragraphs of
-`wiki/embed.py`, and they are made by our own code (`wiki/render.py`, `widgets/`) from escaped data.
-The check makes sure each placeholder stands as text, where the widget can go.
+checked: they are made by our own code (`wiki/fences.py`, `wiki/render.py`, `widgets/`) from escaped data,
+and stand as tokens in the HTML the check reads (`standing_for`); a calculator page's blocks are put in
+after it, in place of their token paragraphs (`wiki/methods.py`). The check makes sure each token stands
+as text, where the widget can go (not in a comment or an attribute).
 
 Front matter reaches the theme's templates (header, navigation, `<title>`, `<meta name="description">`,
 the home page's list), many of which print it unescaped, as MkDocs' own titles are HTML. Its strings
@@ -44,6 +45,7 @@ inert text, and `| e` in a template does not escape them twice.
 from __future__ import annotations
 
 import re
+import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -413,8 +415,8 @@ def _placeholder_findings(fragment: ET.Element, placeholders: Iterable[str], at:
 def violations(html: str, own_host: str | None = None, placeholders: Iterable[str] = ()) -> list[Finding]:
     """Everything in a page's content HTML that the policy refuses, in the order of the HTML.
 
-    `own_host` is the site's host (images and media may come from there); `placeholders` are the
-    calculator placeholders of `wiki/embed.py` the HTML holds (each must stand as text).
+    `own_host` is the site's host (images and media may come from there); `placeholders` are the tokens
+    the HTML holds for our widgets and blocks (`standing_for`, `wiki/methods.py`): each must stand as text.
     """
     html = html.replace("\r\n", "\n").replace("\r", "\n")
     source = _Source(html)
@@ -462,6 +464,17 @@ def source_line(markdown: str, needles: Iterable[str], first_line: int = 1, afte
         if hits:
             return next((number for number in hits if number >= after), hits[0])
     return None
+
+
+def standing_for(html: str, widgets: Iterable[str]) -> tuple[str, list[str]]:
+    """`html` with each of our prerendered `widgets` (each in it once) replaced by a token, for the check: what
+    our code made from escaped data is not the page's content, but where it stands is (`_placeholder_findings`)."""
+    tokens = []
+    for widget in widgets:
+        token = f"kwwidget{len(tokens)}x{uuid.uuid4().hex}"
+        html = html.replace(widget, token, 1)
+        tokens.append(token)
+    return html, tokens
 
 
 def page_problems(html: str, markdown: str, file: str, own_host: str | None = None,

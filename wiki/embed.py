@@ -12,23 +12,18 @@ or, for the tables the article fills from the calculators::
     ```calculator-table scaling_efficiency
     ```
 
-`find_embeds()` is the one scanner of these fences, shared by the build and the checks. It reads
-Markdown's blocks as Python-Markdown does: a fence inside another fenced block (a ```` ```markdown ````
-example) or inside an indented code block is code, not an embed; a fence indented under a list item
-or an admonition (`!!!`, `???`) is an embed.
-
-`render_embeds(markdown, lang, source)` replaces each fence with a placeholder line (kept where the
-fence stood: at the top level, in a list item...) and returns the widgets' HTML (computed with
-`widgets.view`, i.e. `calculators.run`) by placeholder; `place_widgets(html, widgets)` puts them into
-the page's HTML after Markdown, so no widget markup ever goes through Markdown. It raises
-`EmbedError` naming the page and line for an unknown calculator, input or value. Presets are written
-as in source code: `0.7`, not `0,7`.
+The build renders them through `pymdownx.superfences` custom fences (`wiki/fences.py`). `find_embeds()`
+is the scanner the editors' checks read them with, and the build uses it too, for each fence's line, id
+and heading level (the build fails where the two readings differ). It reads Markdown's blocks as
+Python-Markdown does: a fence inside another fenced block (a ```` ```markdown ```` example) or inside an
+indented code block is code, not an embed; a fence indented under a list item or an admonition (`!!!`,
+`???`) is an embed. `validate` raises `EmbedError` naming the page and line for an unknown calculator,
+input or value. Presets are written as in source code: `0.7`, not `0,7`.
 """
 
 from __future__ import annotations
 
 import re
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,35 +171,3 @@ def heading_level(lines: list[str]) -> int:
         elif fence is None and (match := re.match(r"(#{1,6})\s", line)):
             level = len(match.group(1))
     return min(level + 1, 6)
-
-
-def render_embeds(markdown: str, lang: str, source: str, first_line: int = 1) -> tuple[str, dict[str, str]]:
-    """Replace every embed of a page by a placeholder line at the fence's indentation; return the Markdown
-    and the prerendered widget or table of each placeholder, in `lang` (`place_widgets` puts them in)."""
-    lines = markdown.split("\n")
-    out, last, count, widgets = [], 0, {}, {}
-    for start, end, embed in find_embeds(markdown, source, first_line):
-        validate(embed, source)
-        count[embed.name] = count.get(embed.name, 0) + 1
-        widget_id = f"kw-{embed.name.replace('_', '-')}-{count[embed.name]}"
-        if embed.kind == "calculator":
-            html = render.widget(embed.name, embed.presets, lang, widget_id, heading_level(lines[:start]))
-        else:
-            html = render.table(embed.name, lang, widget_id)
-        token = f"kwembed{len(widgets)}x{uuid.uuid4().hex}"
-        widgets[token] = html
-        indent = lines[start][:len(lines[start]) - len(lines[start].lstrip())]
-        out.extend(lines[last:start])
-        out.extend(["", indent + token, ""])
-        last = end + 1
-    out.extend(lines[last:])
-    return "\n".join(out), widgets
-
-
-def place_widgets(html: str, widgets: dict[str, str]) -> str:
-    """The page's HTML with each placeholder paragraph replaced by its widget; every one must be found once."""
-    for token, widget in widgets.items():
-        html, found = re.subn(rf"(?:<p>)?{token}(?:</p>)?", lambda _m, w=widget: w, html)
-        if found != 1:
-            raise ValueError(f"the placeholder of a calculator embed appears {found} times in the page's HTML")
-    return html

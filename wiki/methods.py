@@ -3,7 +3,8 @@
 A calculator's page is `docs/metode/<slug>.md` (Danish) and `docs/metode/<slug>.fr.md` (French), the slug
 being its name with hyphens (`vram_fit`: `/metode/vram-fit/` and `/fr/metode/vram-fit/`), with
 `method: <name>` in its front matter. The prose is written per language like the articles; what comes
-from the code is filled in by the build (`wiki/plugin.py` calls `expand`, `with_method_links`, `mark_main`):
+from the code is filled in by the build (`wiki/plugin.py` calls `expand`, `place_blocks` and `mark_main`;
+`wiki/fences.py` calls `method_link`):
 
 - placeholders, in the page's language: `{{ assumptions.DEFAULT_WEIGHTS_LIMIT | percent }}` is a constant
   of a `calculators` module (`[i]` indexes a tuple or mapping, `.name` reads a record's field; formats
@@ -218,14 +219,20 @@ def where(url: str, building: str, default: str, docs_dir: str | Path, meta: Map
     return Where(url, "" if building == default else f"{building}/", Path(docs_dir), own)
 
 
-def with_method_links(widgets: Mapping[str, str], here: Where) -> dict[str, str]:
-    """The page's prerendered widgets with their "How we calculate" link pointed at the calculator's page
-    (left out when it has none)."""
-    def link(html: str) -> str:
-        html = METHOD_PARAGRAPH.sub(lambda m: m.group(0) if here.href(m["name"]) else "", html)
-        return METHOD_HREF.sub(lambda m: f'href="{escape(here.href(m["name"]))}"', html)
+def method_link(html: str, here: Where) -> str:
+    """A prerendered widget with its "How we calculate" link pointed at the calculator's page (left out when
+    it has none)."""
+    html = METHOD_PARAGRAPH.sub(lambda m: m.group(0) if here.href(m["name"]) else "", html)
+    return METHOD_HREF.sub(lambda m: f'href="{escape(here.href(m["name"]))}"', html)
 
-    return {token: link(html) for token, html in widgets.items()}
+
+def place_blocks(html: str, blocks: Mapping[str, str]) -> str:
+    """The page's HTML with each block's token paragraph (`expand`) replaced by the block; each is there once."""
+    for token, block in blocks.items():
+        html, found = re.subn(rf"(?:<p>)?{token}(?:</p>)?", lambda _m, b=block: b, html)
+        if found != 1:
+            raise ValueError(f"the placeholder of a calculator page's block appears {found} times in its HTML")
+    return html
 
 
 def mark_main(output: str, meta: Mapping[str, Any]) -> str:

@@ -40,7 +40,8 @@ from wiki import (
     toc,
     untranslated,
 )
-from wiki.embed import EmbedError, body_start_line, place_widgets, render_embeds
+from wiki.embed import body_start_line
+from wiki.fences import Embeds, register
 from wiki.material_bundle import BundlePatchError, patch_site
 from wiki.plugin_config import KentinoConfig
 from wiki.problems import Problem, record
@@ -68,7 +69,7 @@ def _unknown_script(output: str, allowed: frozenset[str]) -> str | None:
 class _PageState:
     """What the plugin adds to a page between its events."""
 
-    widgets: dict[str, str] = field(default_factory=dict)  # placeholder -> prerendered HTML (wiki/embed.py)
+    blocks: dict[str, str] = field(default_factory=dict)  # a calculator page's token -> its block (wiki/methods.py)
     refused: bool = False  # the content policy refused the page: its own script is said once, with its line
     script_hashes: frozenset[str] = frozenset()  # the theme's inline scripts of the page (its CSP)
 
@@ -87,6 +88,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         self.templates: dict[str, frozenset[str]] = {}  # the theme's own pages' (404.html)
         self.pages: dict[str, _PageState] = {}  # by the page's source path, in the language being built
         self.prepared: runtime.Runtime | None = None  # the live calculators' runtime, once a page needs it
+        self.embeds = Embeds()  # the calculator fences (wiki/fences.py), told which page renders
 
     # Helpers ----------------------------------------------------------------------------------------------
 
@@ -157,6 +159,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         catalogs.compile_all(langs)
         building = self._building(config)
         config.mdx_configs.setdefault("toc", {})["permalink_title"] = theme_words.permalink_title(building)
+        register(config.markdown_extensions, config.mdx_configs, self.embeds)  # ```calculator NAME fences
         config.theme.static_templates.update(error_pages.names(others))  # <lang>/404.html (wiki/error_pages.py)
         # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
         config.extra["kw_offline"] = self.config.offline and not self.serving
@@ -171,7 +174,8 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         return env
 
     def on_page_markdown(self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Any) -> str:
-        """Escape the front matter; replace calculator embeds with their prerendered widgets, in the page's language.
+        """Escape the front matter; fill a calculator page's placeholders; read the page's calculator embeds,
+        which SuperFences renders next as prerendered widgets in the page's language (wiki/fences.py).
 
         A page shown in a language it is not written in (static-i18n's fallback to the default language)
         gets the localized "not yet translated" notice, and its edit button opens the file that exists.
@@ -183,17 +187,10 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         # A calculator's page (wiki/methods.py): the numbers and tables that come from the code, its template.
         here = methods.where(page.url, building, self._languages(config)[0], config.docs_dir, page.meta)
         expanded = methods.expand(markdown, page.meta, lang, source, first_line, here)
-        markdown = expanded.markdown
         self._add(expanded.problems)
-        try:
-            markdown, widgets = render_embeds(markdown, lang, source, first_line)
-        except EmbedError as error:  # the page goes on without its widgets, for the problems of the others
-            found = error.problem
-            self._add([Problem(found.file, found.line, f"Broken calculator embed: {found.message}")])
-            widgets = {}
-        if widgets:
-            self._prepare_runtime(config)
-        self._page(page).widgets = {**methods.with_method_links(widgets, here), **expanded.blocks}
+        self._page(page).blocks = expanded.blocks
+        self.embeds.start(expanded.markdown, lang, source, first_line, here)  # SuperFences renders them next
+        markdown = expanded.markdown
         if lang != building:
             markdown = untranslated.with_notice(markdown, building)
             if config.repo_url and config.edit_uri:
@@ -203,17 +200,23 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         return markdown
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Any) -> str:
-        """Refuse what the content policy does not allow (scripts, handlers, frames, meta refresh, off-site
-        images, malformed HTML...) in a page, with file:line; then put the prerendered widgets in (made by
-        our code, after the check: `wiki/content_policy.py`); mark the text of a page shown in a language it
-        is not written in with the language it is in."""
+        """Say what was wrong with the page's calculator fences; refuse what the content policy does not allow
+        (scripts, handlers, frames, meta refresh, off-site images, malformed HTML...) in a page, with file:line,
+        our widgets standing as tokens; put a calculator page's blocks in (made by our code, after the check:
+        `wiki/content_policy.py`); mark the text of a page shown in a language it is not written in with the
+        language it is in."""
+        html, widgets, problems = self.embeds.finish(html)
+        self._add(problems)
+        if widgets:
+            self._prepare_runtime(config)
         state, source = self._page(page), page.file.content_string
-        problems = content_policy.page_problems(html, source, f"docs/{page.file.src_uri}",
-                                                urlsplit(config.site_url or "").hostname, state.widgets,
+        checked, tokens = content_policy.standing_for(html, widgets)  # our widgets, made from escaped data
+        problems = content_policy.page_problems(checked, source, f"docs/{page.file.src_uri}",
+                                                urlsplit(config.site_url or "").hostname, [*tokens, *state.blocks],
                                                 body_start_line(source))
         self._add(problems)
         state.refused = bool(problems)
-        html = place_widgets(html, state.widgets)
+        html = methods.place_blocks(html, state.blocks)
         lang, building = self._page_languages(page, config)
         toc.keep_spaces(page.toc, html)  # the side navigation's titles keep the headings' no-break spaces
         return untranslated.in_language(html, lang) if lang != building else html

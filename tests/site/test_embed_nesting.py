@@ -1,5 +1,6 @@
 """The embed scanner reads Markdown's blocks: a calculator fence shown as an example stays code, one indented
-under a list item is a widget. The build and the checks share the scanner (wiki.embed.find_embeds)."""
+under a list item is a widget. The build renders fences through SuperFences (wiki/fences.py) and the checks
+read them with the scanner (wiki.embed.find_embeds): the two agree, or the build says where they do not."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from harness.site import copy_project
 from tests.conftest import build_site
 from tests.support.html import Page
+from tests.support.markdown import rendered_page
 from tests.support.project import with_pages
 from wiki.embed import find_embeds
 
@@ -51,16 +53,34 @@ def test_the_scanner_skips_code_and_reads_list_items() -> None:
     assert kinds(PAGE.format(gpus=8)) == [("vram_fit", 22, {"gpus": 8})]
 
 
-@pytest.mark.parametrize(("markdown", "found"), [
+NESTING = [
     ("~~~\n```calculator vram_fit\n```\n~~~\n", []),
     ("```calculator vram_fit\n```\n", [("vram_fit", 1, {})]),
     ("   ```calculator vram_fit\n   ```\n", [("vram_fit", 1, {})]),
     ("Text\n\n    ```calculator vram_fit\n    ```\n", []),
     ("!!! note\n\n    ```calculator vram_fit\n    gpus: 2\n    ```\n", [("vram_fit", 3, {"gpus": 2})]),
     ("- item\n\n        ```calculator vram_fit\n        ```\n", []),  # code inside the list item
-])
-def test_fences_as_python_markdown_reads_them(markdown: str, found: list) -> None:
+    ("- item\n\n  ```calculator vram_fit\n  ```\n", [("vram_fit", 3, {})]),
+    ("Text\n```calculator vram_fit\n```\n", [("vram_fit", 2, {})]),
+    # the same fence shown as indented code, then as a widget: one widget
+    ("    ```calculator vram_fit\n    gpus: 2\n    ```\n\n```calculator vram_fit\ngpus: 2\n```\n",
+     [("vram_fit", 5, {"gpus": 2})]),
+]
+
+
+@pytest.mark.parametrize(("markdown", "found"), NESTING)
+def test_the_build_renders_the_fences_the_scanner_reads(markdown: str, found: list) -> None:
     assert kinds(markdown) == found
+    html, widgets, problems = rendered_page(markdown, "da", "docs/x.md")
+    assert problems == []
+    assert len(widgets) == html.count('data-calculator="vram_fit"') == len(found)
+
+
+def test_a_fence_the_scanner_does_not_read_is_a_problem_at_its_line() -> None:
+    html, widgets, problems = rendered_page("Text\n\n> quote\n>\n> ```calculator vram_fit\n> ```\n", "da", "docs/x.md")
+    assert (widgets, html.count("data-calculator")) == ([], 0)
+    assert [(problem.file, problem.line) for problem in problems] == [("docs/x.md", 5)]
+    assert "quote" in problems[0].message
 
 
 @pytest.fixture(scope="module")

@@ -9,17 +9,14 @@ opened in the browser.
 
 from __future__ import annotations
 
-import functools
 import html
 import re
 from pathlib import Path
 
 import html5lib
-import markdown
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mkdocs.config import load_config
 from mkdocs.utils.meta import get_data
 
 from harness.server import StaticServer
@@ -27,8 +24,9 @@ from harness.site import copy_project
 from tests.conftest import ROOT, build_site
 from tests.support.hostile import CORPUS, ISSUE, SAFE, Payload
 from tests.support.html import Page
+from tests.support.markdown import rendered, rendered_page
 from tests.support.project import project_with_page, with_pages
-from wiki import content_policy, csp, embed, render
+from wiki import content_policy, csp, embed
 from wiki.checks import strict_build
 from wiki.checks.project import Project
 
@@ -83,18 +81,6 @@ def test_front_matter_never_runs_or_redirects_in_the_browser(browser, hostile_fr
     context.close()
 
 
-@functools.cache
-def _markdown_setup() -> tuple[list, dict]:
-    config = load_config(str(ROOT / "mkdocs.yml"))
-    return list(config["markdown_extensions"]), dict(config["mdx_configs"])
-
-
-def rendered(text: str, *more: str) -> str:
-    """`text` as the site's Markdown configuration (mkdocs.yml) renders it, with `more` extensions."""
-    extensions, configs = _markdown_setup()
-    return markdown.markdown(text, extensions=[*extensions, *more], extension_configs=configs)
-
-
 def page_source(payload: Payload) -> tuple[str, range]:
     """A page carrying `payload`, and the lines the payload takes in it."""
     head = "---\ntitle: Side\n---\n\n# Side { #side }\n\nIntro.\n\n"
@@ -125,17 +111,25 @@ def test_what_editors_write_passes(payload: Payload) -> None:
 
 
 @pytest.mark.parametrize("page", sorted((ROOT / "docs").glob("*.md")), ids=lambda page: page.name)
-def test_the_real_pages_pass_as_the_build_renders_them(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The widgets are put in after the check (by design: our code makes them from escaped data); here
-    # they stay placeholders, as the check sees them, so the calculators need not run.
-    monkeypatch.setattr(render, "widget", lambda *args: "")
-    monkeypatch.setattr(render, "table", lambda *args: "")
+def test_the_real_pages_pass_as_the_build_renders_them(page: Path) -> None:
+    # The widgets our code makes stand as tokens in the checked HTML (content_policy.standing_for).
     source = page.read_text(encoding="utf-8")
     written, _meta = get_data(source)
     lang = "fr" if page.name.endswith(".fr.md") else "da"
-    body, widgets = embed.render_embeds(written, lang, f"docs/{page.name}", embed.body_start_line(source))
+    html, widgets, problems = rendered_page(source, lang, f"docs/{page.name}")
+    assert problems == []
     assert len(widgets) == len(embed.find_embeds(written, f"docs/{page.name}"))
-    assert content_policy.page_problems(rendered(body), source, f"docs/{page.name}", "wiki.kentino.com", widgets) == []
+    checked, tokens = content_policy.standing_for(html, widgets)
+    assert content_policy.page_problems(checked, source, f"docs/{page.name}", "wiki.kentino.com", tokens) == []
+
+
+def test_a_calculator_fence_hidden_in_a_comment_is_refused_at_its_line() -> None:
+    source = "# Side\n\nIntro.\n\n<!--\n```calculator vram_fit\n```\n-->\n"
+    html, widgets, problems = rendered_page(source, "da", "docs/hostile.md")
+    assert problems == [] and len(widgets) == 1  # SuperFences renders it, into the comment
+    checked, tokens = content_policy.standing_for(html, widgets)
+    (found,) = content_policy.page_problems(checked, source, "docs/hostile.md", OWN_HOST, tokens)
+    assert "inside an HTML tag or comment" in found.message
 
 
 def test_a_widget_goes_only_where_its_placeholder_is_text() -> None:

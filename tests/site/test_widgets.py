@@ -16,11 +16,11 @@ from harness.site import copy_project
 from tests.conftest import ROOT, build_site
 from tests.support.content import DocPage, nav_pages, page_with
 from tests.support.html import Page
+from tests.support.markdown import rendered_page
 from widgets import numbers, strings, view
 from widgets.messages import text
 from wiki import catalogs as catalog_module
 from wiki.catalogs import check
-from wiki.embed import EmbedError, body_start_line, render_embeds
 from wiki.render import BUILD_TABLE_GPUS
 
 PAGE = page_with("vram_fit", "scaling")  # the nav's first page with the widgets the tests below look at
@@ -148,18 +148,16 @@ BROKEN = [
 
 @pytest.mark.parametrize(("block", "message"), BROKEN)
 def test_a_broken_embed_is_reported_with_page_and_line(block: str, message: str) -> None:
-    """What the build's hook reads (`render_embeds`, as `on_page_markdown` calls it) for a broken fence at the end
-    of a real page. The build stopping on it, end to end: the fixture `build-broken-calculator-embed` of
+    """What the build says (its Markdown and fences, wiki/fences.py) of a broken fence at the end of a real page.
+    The build stopping on it, end to end: the fixture `build-broken-calculator-embed` of
     tests/checks/test_checks.py."""
-    from mkdocs.utils.meta import get_data
-
     lang = PAGE.langs[-1]
     source = PAGE.source(lang).read_text(encoding="utf-8") + "\n" + block + "\n"
     line = source.count("\n") - block.count("\n")
-    written, _meta = get_data(source)
-    with pytest.raises(EmbedError) as broken:
-        render_embeds(written, lang, PAGE.rel_source(lang), body_start_line(source))
-    assert str(broken.value.problem).startswith(message.format(page=PAGE.rel_source(lang), line=line))
+    _html, _widgets, problems = rendered_page(source, lang, PAGE.rel_source(lang))
+    expected = message.format(page=PAGE.rel_source(lang), line=line)
+    (problem,) = problems
+    assert str(problem).startswith(expected.replace(f":{line}: ", f":{line}: Broken calculator embed: ", 1))
 
 
 BAD_PLACEHOLDERS = ["{value par an", "{value!r} par an", "{value.__class__} par an", "{value:>50000} par an"]
