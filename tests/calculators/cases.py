@@ -7,19 +7,22 @@ relations between two runs, and a value exactly where the ledger reads it as the
 A check the ledger already makes (same calculator, inputs and output, as strict) does not belong here.
 
 This file must run without pytest or hypothesis (e.g. in Pyodide under Node,
-Python 3.14): ``from cases import run_cases; assert run_cases() == []``.
+Python 3.14, next to `tests/support/expect.py`): ``from cases import run_cases; assert run_cases() == []``.
 
 A case is a dict:
 - ``id``, ``claim`` (what the article says, and where the numbers come from)
 - either ``calculator`` + ``inputs`` + ``expect`` (path -> expectation), where a
   path is dot-separated into the result ("verdict", "values.weights_gb",
-  "values.trace.3.question") and an expectation is a plain value (equality) or
-  a dict with any of: "approx" (+ "tol"), "min", "max" (inclusive), "lt", "gt";
+  "values.trace.3.question") and an expectation is written as every data-driven test writes one
+  (`tests/support/expect.py`: a plain value, or "approx" + "tol", "within", "at_least", "at_most",
+  "above", "below", "one_of");
 - or ``relation``: {"left": ref, "op": "<" | "<=" | ">" | ">=", "right": ref}
   with ref = {"calculator", "inputs", "path"}.
 """
 
 from typing import Any
+
+from tests.support.expect import meets
 
 PRO = {"gpu": "rtx-pro-6000", "gpus": 8}
 TP8_BOX = {"parallelism": "tp", "gpus_per_node": 8, "nodes": 1}
@@ -56,7 +59,7 @@ CASES: list[dict[str, Any]] = [
               "nominal GB; the cards expose 97887 MiB = 102 GB each, see serving_memory.py)",
      "calculator": "vram_fit",
      "inputs": {"model": "llama-3.1-405b", "context": 8192, **PRO},
-     "expect": {"values.max_concurrency": {"min": 55, "max": 75}}},
+     "expect": {"values.max_concurrency": {"at_least": 55, "at_most": 75}}},
     {"id": "405b_fp8_concurrency_128k",
      "claim": "405B FP8 on 8 x 96 GB holds ~4 sequences at 128k",
      "calculator": "vram_fit",
@@ -79,7 +82,7 @@ CASES: list[dict[str, Any]] = [
     {"id": "cliff_671b_int4_fits",
      "claim": "671B needs INT4 on one node: ~45 % of 768 GB, KV (MLA, 70,272 B/token) fits",
      "calculator": "vram_fit", "inputs": {"model": "deepseek-v3", "precision": "int4", **PRO},
-     "expect": {"values.weights_share": {"min": 0.45, "max": 0.49},
+     "expect": {"values.weights_share": {"at_least": 0.45, "at_most": 0.49},
                 "values.kv_bytes_per_token": 70272}},
     {"id": "cliff_671b_decision_int4",
      "claim": "Decision flow: 671B inference stops at step 2 (one node at INT4)",
@@ -137,8 +140,8 @@ CASES: list[dict[str, Any]] = [
      "expect": {"values.fits": True, }},
     {"id": "405b_qlora_8x96", "claim": "405B QLoRA fits 8 x Pro 6000 (base ~210-250 GB)",
      "calculator": "training_memory", "inputs": {"model": "llama-3.1-405b", "method": "qlora", **PRO},
-     "expect": {"values.weights_gb": {"min": 210.0, "max": 250.0},
-                "values.total_share": {"max": 0.9}}},
+     "expect": {"values.weights_gb": {"at_least": 210.0, "at_most": 250.0},
+                "values.total_share": {"at_most": 0.9}}},
     # --- Scaling efficiency ---------------------------------------------------------
     {"id": "tp8_pcie_box_0_73", "claim": "TP on 8 GPUs in one PCIe box: 0.73",
      "calculator": "scaling", "inputs": {"model": "llama-3.1-70b", **TP8_BOX},
@@ -214,18 +217,19 @@ CASES: list[dict[str, Any]] = [
      "inputs": {"model": "llama-3.1-70b", "workload": "full_finetune", **PRO},
      "expect": {"values.step": 4, "values.recommendation": "multi_node_ib", "values.min_nodes": 2,
                 "values.trace.3.values.below_threshold": True,
-                "values.trace.3.values.restructured_efficiency": {"min": 0.6}}},
+                "values.trace.3.values.restructured_efficiency": {"at_least": 0.6}}},
     {"id": "decision_70b_pretrain_frontier",
      "claim": "Step 5: a 70B pretrain on 15T tokens within three months needs hundreds of nodes -> frontier, "
               "not Kentino hardware",
      "calculator": "decision", "inputs": {"model": "llama-3.1-70b", "workload": "pretrain", **PRO},
-     "expect": {"values.step": 5, "values.min_nodes": {"min": 100, "max": 9999},
-                "values.trace.4.values.min_gpus": {"min": 800},
-                "values.trace.0.values.days": {"min": 7000, "max": 100000}}},
+     "expect": {"values.step": 5, "values.min_nodes": {"at_least": 100, "at_most": 9999},
+                "values.trace.4.values.min_gpus": {"at_least": 800},
+                "values.trace.0.values.days": {"at_least": 7000, "at_most": 100000}}},
     {"id": "decision_8b_pretrain_frontier",
      "claim": "Step 5 is sized by time: even 8B on 15T tokens in 90 days needs over 40 nodes",
      "calculator": "decision", "inputs": {"model": "llama-3.1-8b", "workload": "pretrain", **PRO},
-     "expect": {"values.step": 5, "values.min_nodes": {"min": 40}, "values.trace.4.values.min_gpus": {"min": 320}}},
+     "expect": {"values.step": 5, "values.min_nodes": {"at_least": 40},
+                "values.trace.4.values.min_gpus": {"at_least": 320}}},
     # --- Replicas and the operations tax ------------------------------------------------
     {"id": "replicas_node_rate_default",
      "claim": "Unless a rate is typed, a replica is one box at the rate the planner gives it for the load "
@@ -289,8 +293,8 @@ CASES: list[dict[str, Any]] = [
      "claim": "A 70B pretrain on 1.5T tokens takes hundreds of GPU-months on H100-class hardware (501.5 at the "
               "calibrated MFU; at 15T it is thousands, 5,015: hundreds to thousands over the published budgets)",
      "calculator": "training_time", "inputs": {"model": "llama-3.1-70b", "gpu": "h100-sxm", "tokens_t": 1.5},
-     "expect": {"values.gpu_months": {"min": 100, "lt": 1000}, "values.gpu_months_low": {"min": 100},
-                "values.gpu_months_high": {"lt": 1000}}},
+     "expect": {"values.gpu_months": {"at_least": 100, "below": 1000}, "values.gpu_months_low": {"at_least": 100},
+                "values.gpu_months_high": {"below": 1000}}},
     {"id": "lab_two_4_gpu_nodes_same_serving_worse_training",
      "claim": "Two 4-GPU nodes instead of one 8-GPU node: the same serving rate for a 70B (copies of the model "
               "in each box, no fabric), worse training (0.65 against 0.73), more power",
@@ -302,7 +306,7 @@ CASES: list[dict[str, Any]] = [
      "claim": "A model that needs all 8 GPUs (405B FP8, FP8 KV) runs TP across the fabric on two 4-GPU nodes: slower",
      "calculator": "compare",
      "inputs": {"model": "llama-3.1-405b", "precision": "fp8", "kv_precision": "fp8"},
-     "expect": {"values.rows.0.serving": "tp", "values.two_nodes_vs_one": {"lt": 0.9}}},
+     "expect": {"values.rows.0.serving": "tp", "values.two_nodes_vs_one": {"below": 0.9}}},
     {"id": "dgx_h100_node_power",
      "claim": "the node allowance reproduces DGX H100's 10.2 kW maximum with 8 x 700 W",
      "calculator": "throughput", "inputs": {"gpu": "h100-sxm", "gpus": 8},
@@ -318,27 +322,6 @@ def _get(result: Any, path: str) -> Any:
         else:
             value = value[part]
     return value
-
-
-def _check(value: Any, want: Any) -> bool:
-    if not isinstance(want, dict):
-        if isinstance(want, bool):
-            return value is want
-        return not isinstance(value, bool) and value == want
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    ok = True
-    if "approx" in want:
-        ok = ok and abs(value - want["approx"]) <= want.get("tol", 1e-9)
-    if "min" in want:
-        ok = ok and value >= want["min"]
-    if "max" in want:
-        ok = ok and value <= want["max"]
-    if "lt" in want:
-        ok = ok and value < want["lt"]
-    if "gt" in want:
-        ok = ok and value > want["gt"]
-    return ok
 
 
 _OPS = {
@@ -372,7 +355,7 @@ def check_case(case: dict[str, Any], run: Any = None) -> list[str]:
         except (KeyError, IndexError, ValueError, TypeError):
             failures.append(f"{case['id']}: {path} missing")
             continue
-        if not _check(got, want):
+        if not meets(got, want):
             failures.append(f"{case['id']}: {path} = {got!r}, expected {want!r} ({case['claim']})")
     return failures
 

@@ -40,7 +40,7 @@ def test_stdlib_runner_passes() -> None:
 
 def test_runner_reports_a_wrong_expectation() -> None:
     wrong = {"id": "wrong", "claim": "x", "calculator": "vram_fit", "inputs": {},
-             "expect": {"values.vram_gb": 767.0, "values.kv_fits": {"min": 0}, "values.nope": 1}}
+             "expect": {"values.vram_gb": 767.0, "values.kv_fits": {"at_least": 0}, "values.nope": 1}}
     failures = check_case(wrong)
     assert len(failures) == 3
     relation = {"id": "rel", "claim": "x", "relation": {

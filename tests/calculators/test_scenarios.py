@@ -9,7 +9,6 @@ failure the day the input exists, and from then on the answer must match.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 import yaml
 
 from calculators import CALCULATORS, run
+from tests.support.expect import meets
 
 SCENARIOS_PATH = Path(__file__).with_name("scenarios.yml")
 SCENARIOS: list[dict] = yaml.safe_load(SCENARIOS_PATH.read_text(encoding="utf-8"))
@@ -162,25 +162,6 @@ def _inputs(calc: str, form: dict) -> dict:
     return {k: v for k, v in form.items() if k in names}
 
 
-def _matches(expected: Any, shown: Any) -> bool:
-    """Whether a shown value meets an answer: exact, or a dict of matchers (all must hold)."""
-    if not isinstance(expected, dict):
-        if isinstance(expected, float) or isinstance(shown, float) and not isinstance(shown, bool):
-            return isinstance(shown, (int, float)) and math.isclose(shown, expected, rel_tol=1e-9)
-        return shown == expected
-    ok = True
-    if "within" in expected:
-        low, high = expected["within"]
-        ok &= isinstance(shown, (int, float)) and low <= shown <= high
-    if "at_least" in expected:
-        ok &= isinstance(shown, (int, float)) and shown >= expected["at_least"]
-    if "at_most" in expected:
-        ok &= isinstance(shown, (int, float)) and shown <= expected["at_most"]
-    if "one_of" in expected:
-        ok &= shown in expected["one_of"]
-    return bool(ok)
-
-
 def _cases() -> list:
     cases = []
     for scenario in SCENARIOS:
@@ -221,7 +202,7 @@ def test_scenario(scenario: dict, calc: str) -> None:
             missing = [code for code in expected if code not in shown]
             if missing:
                 wrong.append(f"notes_include: shows notes {shown}, practice expects {missing}")
-        elif not _matches(expected, shown):
+        elif not meets(shown, expected):
             wrong.append(f"{key}: shows {shown!r}, practice {expected!r}")
     assert not wrong, f"{calc} ({scenario['source'].split()[0]}): " + "; ".join(wrong)
 

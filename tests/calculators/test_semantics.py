@@ -1,7 +1,7 @@
 """Issue #12: the verdicts answer the reader's question. Each repro of the issue, before → after, as data.
 
 Every row is `(calculator, inputs, expected)`, with `expected` mapping a dotted path of the result to a
-value (see `cases._check`: plain values, or {"approx", "tol", "min", "max", "lt", "gt"}). The first rows
+value, written as every data-driven test writes one (`tests/support/expect.py`). The first rows
 of each block are the issue's reproductions; the comment says what the calculators said before.
 """
 
@@ -24,7 +24,7 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
       "values.max_concurrency": 17, "values.max_context": 2295}),
     ("vram_fit_16_requests_fit", "vram_fit",
      {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 16, "context": 8192, "gpu": "rtx-5090", "gpus": 4},
-     {"verdict": "fits", "values.max_concurrency": 17, "values.max_context": {"min": 8192}}),
+     {"verdict": "fits", "values.max_concurrency": 17, "values.max_context": {"at_least": 8192}}),
     ("vram_fit_64_requests_at_max_context_fit", "vram_fit",
      {"model": "llama-3.1-70b", "precision": "fp8", "concurrency": 64, "context": 2295, "gpu": "rtx-5090", "gpus": 4},
      {"verdict": "fits", "values.kv_fits": True}),
@@ -63,14 +63,14 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     # (issue #27: `throughput_bound` gave a fixed 2; the target now sizes them with the planner)
     ("decision_70b_target_is_replicas", "decision",
      {"model": "llama-3.1-70b", "target_tokens_per_s": 3000, **PRO},
-     {"verdict": "dp_replicas", "values.step": 3, "values.min_nodes": {"min": 2},
+     {"verdict": "dp_replicas", "values.step": 3, "values.min_nodes": {"at_least": 2},
       "values.trace.0.answer": False, "values.trace.3.values.deployment": "box_replicas"}),
     # pretraining is sized by its time as well: 15T tokens within 90 days (issue #27); the article's
     # 32-128+ GPUs are the frontier's lower end, far exceeded
     ("decision_70b_pretrain", "decision", {"model": "llama-3.1-70b", "workload": "pretrain", **PRO},
-     {"verdict": "frontier", "values.step": 5, "values.min_nodes": {"min": 4},
-      "values.trace.4.values.min_gpus": {"min": 32}, "notes.1.code": "pretrain_compute_bound",
-      "notes.1.params.min_gpus": {"min": 800}, "notes.2.code": "frontier_not_kentino_hardware"}),
+     {"verdict": "frontier", "values.step": 5, "values.min_nodes": {"at_least": 4},
+      "values.trace.4.values.min_gpus": {"at_least": 32}, "notes.1.code": "pretrain_compute_bound",
+      "notes.1.params.min_gpus": {"at_least": 800}, "notes.2.code": "frontier_not_kentino_hardware"}),
     # issue #27: 8B pretraining on 8 x RTX Pro 6000 was "one node" (15T tokens there take years)
     ("decision_8b_pretrain_is_frontier", "decision", {"model": "llama-3.1-8b", "workload": "pretrain", **PRO},
      {"verdict": "frontier", "values.step": 5}),
@@ -84,7 +84,7 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     # a model whose weights fit no box of the card: one model across nodes (405B FP8 on 8 x L4)
     ("decision_405b_on_l4_across_nodes", "decision",
      {"model": "llama-3.1-405b", "gpu": "l4", "gpus": 8},
-     {"verdict": "multi_node_ib", "values.step": 4, "values.min_nodes": {"min": 2}}),
+     {"verdict": "multi_node_ib", "values.step": 4, "values.min_nodes": {"at_least": 2}}),
     ("decision_405b_fp8_kv_one_node", "decision",
      {"model": "llama-3.1-405b", "kv_precision": "fp8", **PRO},
      {"verdict": "one_node", "values.step": 1}),
@@ -119,12 +119,12 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("scaling_2x8_ib200_restructure", "scaling",
      {"model": "llama-3.1-70b", "gpus_per_node": 8, "nodes": 2, "fabric": "ib-200"},
      {"verdict": "restructure", "values.state_fits": True, "values.efficiency": 0.4589,
-      "values.efficiency_low": {"lt": 0.4589}, "values.efficiency_high": {"gt": 0.4589, "lt": 0.6},
+      "values.efficiency_low": {"below": 0.4589}, "values.efficiency_high": {"above": 0.4589, "below": 0.6},
       "values.verdict_changes_in_range": False}),
     # plain DP: every GPU holds the whole 8B state (128 GB > 96 GB), however well it would scale
     ("scaling_8b_plain_dp_does_not_fit", "scaling",
      {"model": "llama-3.1-8b", "gpus_per_node": 4, "nodes": 2, "fabric": "ib-400", "parallelism": "dp"},
-     {"verdict": "does_not_fit", "values.state_fits": False, "values.efficiency": {"gt": 0.98}}),
+     {"verdict": "does_not_fit", "values.state_fits": False, "values.efficiency": {"above": 0.98}}),
     ("scaling_8b_tp_2_gpus_scales", "scaling", {"model": "llama-3.1-8b", "gpus_per_node": 2, "nodes": 1},
      {"verdict": "scales", "values.state_fits": True, "values.verdict_changes_in_range": False}),
 
@@ -132,12 +132,12 @@ SEMANTICS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     # TP across 2 x 8 with PP: 0.70, but 0.58 at the measured PCIe bandwidth: the verdict depends on it
     ("scaling_tp_pp_range_crosses_the_line", "scaling",
      {"model": "llama-3.1-70b", "gpus_per_node": 8, "nodes": 2, "fabric": "ib-200", "parallelism": "tp_pp"},
-     {"verdict": "scales", "values.efficiency_low": {"lt": 0.6}, "values.efficiency_high": {"gt": 0.7},
+     {"verdict": "scales", "values.efficiency_low": {"below": 0.6}, "values.efficiency_high": {"above": 0.7},
       "values.verdict_changes_in_range": True, "notes.0.code": "verdict_depends_on_bandwidth"}),
     # 8B TP on 2 x 4 over IB 400: 0.57, but up to 0.61 at the raw PCIe rate: the note says so
     ("scaling_8b_2x4_range_crosses_the_line", "scaling",
      {"model": "llama-3.1-8b", "gpus_per_node": 4, "nodes": 2, "fabric": "ib-400"},
-     {"verdict": "restructure", "values.efficiency_high": {"gt": 0.6}, "values.verdict_changes_in_range": True}),
+     {"verdict": "restructure", "values.efficiency_high": {"above": 0.6}, "values.verdict_changes_in_range": True}),
 ]
 
 

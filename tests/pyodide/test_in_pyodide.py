@@ -51,7 +51,11 @@ def pyodide_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     script = work / "script.py"
     cases = (ROOT / "tests" / "calculators" / "cases.py").read_text(encoding="utf-8")
     ledger = (ROOT / "wiki" / "ledger.py").read_text(encoding="utf-8")  # standard library only
-    script.write_text("import os\nos.makedirs('/tmp/tests', exist_ok=True)\n"
+    expect = (ROOT / "tests" / "support" / "expect.py").read_text(encoding="utf-8")  # what cases.py imports
+    script.write_text("import os\nos.makedirs('/tmp/tests/tests/support', exist_ok=True)\n"
+                      "open('/tmp/tests/tests/__init__.py', 'w').close()\n"
+                      "open('/tmp/tests/tests/support/__init__.py', 'w').close()\n"
+                      f"open('/tmp/tests/tests/support/expect.py', 'w').write({expect!r})\n"
                       f"open('/tmp/tests/cases.py', 'w').write({cases!r})\n"
                       f"open('/tmp/tests/ledger.py', 'w').write({ledger!r})\n"
                       f"LEDGER = {json.dumps(LEDGER)!r}\n"
