@@ -250,6 +250,12 @@ def cmd_catalogs(_: argparse.Namespace) -> None:
     log("catalogs updated: translate the new empty msgstr entries in i18n/*/LC_MESSAGES/messages.po")
 
 
+def cmd_types(_: argparse.Namespace) -> None:
+    """Write types/protocol.d.ts, the page scripts' types, from widgets/protocol.py (wiki/protocol_types.py)."""
+    ensure_venv()
+    run([str(venv_bin("python")), "-m", "wiki.protocol_types"])
+
+
 def cmd_lock(_: argparse.Namespace) -> None:
     """Re-resolve requirements.in into requirements.lock with exact pins and hashes."""
     ensure_venv()
@@ -278,6 +284,8 @@ def parser() -> argparse.ArgumentParser:
     smoke.add_argument("site", nargs="?", default=str(SITE))
     smoke.set_defaults(func=cmd_smoke)
     sub.add_parser("catalogs", help="extract and update the gettext catalogs").set_defaults(func=cmd_catalogs)
+    sub.add_parser("types", help="write the page scripts' protocol types from widgets/protocol.py").set_defaults(
+        func=cmd_types)
     sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
     return top
 

@@ -29,6 +29,26 @@ def test_the_javascript_type_checks(project: str) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_protocol_types_are_what_widgets_protocol_gives() -> None:
+    """types/protocol.d.ts, which tsc holds the page's scripts to, is generated from widgets/protocol.py."""
+    from wiki.protocol_types import OUTPUT, declarations
+
+    assert OUTPUT.read_text(encoding="utf-8") == declarations(), (
+        "widgets/protocol.py changed: run `python3 build.py types` and commit types/protocol.d.ts")
+
+
+def test_tsc_holds_the_page_to_the_protocol(tmp_path) -> None:
+    """A message the page reads wrongly (a field the protocol does not have) fails the type check."""
+    probe = tmp_path / "probe.js"
+    probe.write_text("/** @param {WorkerMessage} data */\nexport function read(data) {\n"
+                     "  if (data.type === \"ready\") return data.via + data.loaded;\n  return \"\";\n}\n")
+    result = subprocess.run([str(TSC), "--noEmit", "--allowJs", "--checkJs", "--target", "es2022", "--module",
+                             "es2022", "--lib", "es2022,dom", "--skipLibCheck", str(ROOT / "types" / "protocol.d.ts"),
+                             str(probe)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode != 0 and "Property 'loaded' does not exist on type 'Ready'" in result.stdout
+
+
 def eslint(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(ESLINT), *args], cwd=ROOT, input=stdin, capture_output=True, text=True)
 

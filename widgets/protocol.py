@@ -88,20 +88,26 @@ class ViewFailure(TypedDict):
 # ---- The page's runtime config: the JSON of `<script id="kw-runtime">` (`wiki/runtime.py`) ---------
 
 
-class RuntimeConfig(TypedDict):
-    """URLs relative to the site root (the page resolves them against `data-root`), and sizes."""
+class RuntimeFiles(TypedDict):
+    """The runtime's files, as URLs, and what the worker loads of them."""
 
-    wasm_bytes: int
     pyodide: str
     loader: str
     asm: str
-    wasm: str
     lock: str
     snapshot: str
     stdlib: str  # the standard library of a plain boot: what Pyodide's start-up imports...
     stdlib_later: str  # ...and what our code imports besides, on sys.path once Python is up
     wheels: list[str]
     packages: list[str]  # the names in pyodide-lock.json the worker loads
+
+
+class RuntimeConfig(RuntimeFiles):
+    """URLs relative to the site root (the page resolves them against `data-root`), and sizes; the page
+    itself compiles the .wasm (`wasm`, `wasm_bytes`)."""
+
+    wasm_bytes: int
+    wasm: str
 
 
 # ---- Messages, page -> worker ---------------------------------------------------------------------
@@ -118,20 +124,11 @@ class RememberedLine(LineJudgement):
     age: int  # ms
 
 
-class Boot(TypedDict):
-    """`RuntimeConfig`'s URLs made absolute, whether the reader asked to save data, the remembered
+class Boot(RuntimeFiles):
+    """`RuntimeConfig`'s files with absolute URLs, whether the reader asked to save data, the remembered
     judgement of the line (or null) and how long the snapshot's download may stall."""
 
     type: Literal["boot"]
-    pyodide: str
-    loader: str
-    asm: str
-    lock: str
-    snapshot: str
-    stdlib: str
-    stdlib_later: str
-    wheels: list[str]
-    packages: list[str]
     frugal: bool
     line: RememberedLine | None
     snapshotStallMs: int  # noqa: N815 (a JavaScript name)
@@ -175,7 +172,8 @@ class Progress(TypedDict):
 class Ready(TypedDict):
     type: Literal["ready"]
     via: Literal["snapshot", "plain"]
-    reason: Literal["held", "cached", "frugal", "remembered", "measured", "unknown"]  # chooseBoot
+    # chooseBoot's reason, or "fallback": the chosen snapshot failed and the boot went plain
+    reason: Literal["held", "cached", "frugal", "remembered", "measured", "unknown", "fallback"]
     snapshotError: NotRequired[str]  # noqa: N815 (why a snapshot boot went plain)
 
 
@@ -205,3 +203,9 @@ class ViewReply(TypedDict):
     view: View | ViewFailure | None
     error: NotRequired[str]  # only with view null: the Python call raised; this widget says so, the others go on
     reason: NotRequired[Literal["files", "python"]]  # only with view null: what failed (restoring files, or the call)
+
+
+# ---- What each side receives ----------------------------------------------------------------------
+
+PageMessage = Boot | Wasm | ViewRequest  # page -> worker
+WorkerMessage = Step | Progress | Ready | Line | BootError | Kept | KeepFailed | ViewReply  # worker -> page

@@ -10,6 +10,14 @@
 // Protocol (the messages both ways, the view it returns, the error reply): widgets/protocol.py, the one
 // description of it. The worker returns plain data (the view of widgets/view.py); the page places it.
 
+/**
+ * Send the page one message of the protocol (types/protocol.d.ts, generated from widgets/protocol.py).
+ * @param {WorkerMessage} message
+ */
+function tell(message) {
+  postMessage(message);
+}
+
 const SNAPSHOT_MAGIC = 1886286592; // first u32 of a Pyodide memory snapshot
 // Memory grown once at boot, beyond the snapshot: growing it later (as caches fill) stalls a keystroke.
 const HEAP_HEADROOM = 64 * 2 ** 20;
@@ -75,7 +83,10 @@ async function held(url) {
   }
 }
 
-/** Whether every file a plain boot reads besides Pyodide's own is held (held()). */
+/**
+ * Whether every file a plain boot reads besides Pyodide's own is held (held()).
+ * @param {Boot} config
+ */
 async function plainHeld(config) {
   const responses = await Promise.all([config.stdlib, config.stdlib_later, ...config.wheels].map(held));
   for (const response of responses) {
@@ -118,6 +129,7 @@ function crossed(url) {
 // Imported as soon as the worker is asked to boot (the page is already downloading the .wasm). To judge
 // the line (`judge`), the larger one is fetched first, timed, then imported from the HTTP cache
 // (/pyodide/ is immutable); otherwise both are imported at once.
+/** @param {Boot} config */
 function importModules(config, judge) {
   const asm = judge ? fetch(config.asm).then((response) => response.arrayBuffer()) : Promise.resolve(null);
   const measured = asm.then((bytes) => {
@@ -125,12 +137,12 @@ function importModules(config, judge) {
     if (!sample) return null; // from a cache: nothing to judge
     const judgement = { fast: sample.decoded / sample.ms >= RATE, rate: Math.round(sample.encoded / sample.ms),
       from: "javascript" };
-    postMessage({ type: "line", ...judgement });
+    tell({ type: "line", ...judgement });
     return judgement;
   });
   const modules = Promise.all([import(config.loader), asm.then(() => import(config.asm))])
     .then(([{ loadPyodide }, module]) => ({ loadPyodide, createPyodideModule: module.default }));
-  modules.then(() => postMessage({ type: "step" }), () => {}); // a failed import fails the boot, which says so
+  modules.then(() => tell({ type: "step" }), () => {}); // a failed import fails the boot, which says so
   for (const promise of [modules, measured]) promise.catch(() => {}); // awaited by the boot, which says so
   return { modules, measured };
 }
@@ -144,7 +156,9 @@ function importModules(config, judge) {
  * - "remembered": an earlier page's judgement of the line, still young (config.line): its verdict;
  * - "measured": Pyodide's JavaScript came over the line now: judged on its bytes;
  * - "unknown": it came from a cache and no judgement is remembered: plain, the boot of fewer bytes.
- * @returns {Promise<{via: string, reason: string, modules: Promise<object>, snapshot?: Promise<Response>}>}
+ * @returns {Promise<{via: Ready["via"], reason: Ready["reason"], modules: Promise<object>,
+ *   snapshot?: Promise<Response>}>}
+ * @param {Boot} config
  */
 async function chooseBoot(config) {
   // A snapshot another page is still keeping is not held: reading it would wait for its download.
@@ -213,7 +227,7 @@ function startDownloads(modules, snapshotResponse) {
 /**
  * A reporter of a download's bytes to the page: at most every PROGRESS_MS and at its end, however few
  * bytes came in between (a slow line shows as progress, not as a hang).
- * @param {(loaded: number) => object} message what to post for `loaded` bytes so far
+ * @param {(loaded: number) => WorkerMessage} message what to post for `loaded` bytes so far
  */
 function reporter(message) {
   let loaded = 0;
@@ -223,7 +237,7 @@ function reporter(message) {
     const now = performance.now();
     if (done || now - reported >= PROGRESS_MS) {
       reported = now;
-      postMessage(message(loaded));
+      tell(message(loaded));
     }
   };
 }
@@ -373,6 +387,7 @@ async function withSharedAdapters(run) {
 
 // Pyodide waits for the snapshot before it creates its module; it gets the image as soon as its size
 // is known instead, and the module is created (and the .wasm instantiated) while the image fills.
+/** @param {Boot} config */
 async function bootFromSnapshot(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
   const image = await downloads.image;
@@ -408,6 +423,7 @@ async function bootFromSnapshot(config, downloads) {
 // module is created while the standard library arrives), the standard library Pyodide's start-up
 // imports (Python starts while the rest of it and the wheels arrive), the rest (installed last).
 // bench --network, 10 Mbit/s: the first result ~0.2 s sooner than with all of them at once.
+/** @param {Boot} config */
 async function bootPlain(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
   await downloads.wasm; // compiled: downloaded
@@ -439,6 +455,7 @@ async function bootPlain(config, downloads) {
 
 // Pyodide's whole standard library in place of the one the boot started with (trimmed or empty), for
 // a call that needs a module the boot left out; the importers forget the zip they read before.
+/** @param {Boot} config */
 async function putWholeStdlib(py, config) {
   const whole = await fetch(`${config.pyodide}python_stdlib.zip`).then((r) => r.arrayBuffer());
   py.FS.writeFile(stdlibPath(py), new Uint8Array(whole));
@@ -456,6 +473,7 @@ function stdlibPath(py, suffix = "") {
 }
 
 // The (empty) standard library a snapshot boot gives Pyodide: the restored interpreter has what it needs.
+/** @param {Boot} config */
 function emptyStdlib(config) {
   return new URL("empty-stdlib.zip", config.lock).href;
 }
@@ -490,8 +508,12 @@ async function download(url) {
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
-// The boot chooseBoot() chose; a snapshot that fails to arrive or to load (stalled, missing, corrupt,
-// another build's) falls back to a plain boot ("fallback").
+/**
+ * The boot chooseBoot() chose; a snapshot that fails to arrive or to load (stalled, missing, corrupt,
+ * another build's) falls back to a plain boot ("fallback").
+ * @param {Boot} config
+ * @returns {Promise<{py: any, via: Ready["via"], reason: Ready["reason"], kept: boolean, snapshotError?: string}>}
+ */
 async function boot(config) {
   const choice = await chooseBoot(config);
   // A .wasm that cannot compile (wrong MIME type, blocked) makes both boots impossible: fail at once.
@@ -506,7 +528,7 @@ async function boot(config) {
     } catch (error) {
       if (/wasm|WebAssembly/i.test(error.message)) throw error;
       // The plain boot takes over (the page sees it moving); why the snapshot failed goes with "ready".
-      postMessage({ type: "step" });
+      tell({ type: "step" });
       const py = await Promise.race([bootPlain(config, downloads), wasmFailure]);
       return { py, via: "plain", reason: "fallback", kept: false, snapshotError: String(error?.message ?? error) };
     }
@@ -579,16 +601,17 @@ async function keepFile(url) {
 // After a plain boot's first answer: the snapshot into the HTTP cache, for the next page and the next
 // visit, and the (empty) standard library a snapshot boot passes Pyodide: the next boot needs both, and
 // the service worker keeps what the HTTP cache holds. Its download, alone on the line, judges it.
+/** @param {Boot} config */
 async function keepSnapshot(config) {
   await bootLock; // this worker's own lock gone first (noBootUnderWay would wait for it)
   const paused = await keepFile(config.snapshot);
   const sample = paused ? null : crossed(config.snapshot);
   if (sample) {
     const rate = Math.round(sample.encoded / sample.ms);
-    postMessage({ type: "line", fast: rate >= FAST_LINE, rate, from: "snapshot" });
+    tell({ type: "line", fast: rate >= FAST_LINE, rate, from: "snapshot" });
   }
   await keepFile(emptyStdlib(config));
-  postMessage({ type: "kept" });
+  tell({ type: "kept" });
 }
 
 let viewFunction = null; // widgets.worker.handle_view, looked up once
@@ -612,29 +635,29 @@ function settle() {
   const config = keepConfig;
   keepConfig = null;
   // The page lives without it (its next page boots plain from its cache): the reason is its trace.
-  keepSnapshot(config).catch((error) => postMessage({ type: "keep-failed",
+  keepSnapshot(config).catch((error) => tell({ type: "keep-failed",
     message: String(error?.message ?? error) }));
 }
 
-onmessage = async ({ data }) => {
+onmessage = async (/** @type {MessageEvent<PageMessage>} */ { data }) => {
   if (data.type === "boot") {
     announceBoot();
     try {
       const { py, via, reason, kept, snapshotError } = await boot(data);
       python = py;
       globalThis.pyodide = py; // for diagnosis from the browser's dev tools (and the fault tests)
-      postMessage({ type: "ready", via, reason, ...(snapshotError ? { snapshotError } : {}) });
-      if (kept) postMessage({ type: "kept" });
+      tell({ type: "ready", via, reason, ...(snapshotError ? { snapshotError } : {}) });
+      if (kept) tell({ type: "kept" });
       else if (!data.frugal) keepConfig = data;
       settleTimer = setTimeout(settle, SETTLE_MS);
     } catch (error) {
       endBoot();
-      postMessage({ type: "boot-error", message: String(error?.message ?? error) });
+      tell({ type: "boot-error", message: String(error?.message ?? error) });
     }
     return;
   }
   if (data.type === "wasm") {
-    postMessage({ type: "step" });
+    tell({ type: "step" });
     if (data.module) wasmFromPage.resolve(data.module);
     else wasmFromPage.reject(new Error(`WebAssembly: ${data.error}`));
     return;
@@ -642,7 +665,7 @@ onmessage = async ({ data }) => {
   if (data.type === "view") {
     const { name, inputs, lang, link } = data; // ViewRequest (link: a link's values, when there are)
     const request = { name, inputs, lang, link };
-    let reason = "python";
+    let reason = /** @type {"files" | "python"} */ ("python");
     try {
       let result;
       try {
@@ -657,10 +680,10 @@ onmessage = async ({ data }) => {
         reason = "python";
         result = view(request);
       }
-      postMessage({ type: "view", id: data.id, view: result });
+      tell({ type: "view", id: data.id, view: result });
     } catch (error) {
       // This request's widget says so (the page marks it alone); the worker goes on answering the others.
-      postMessage({ type: "view", id: data.id, view: null, error: String(error?.message ?? error), reason });
+      tell({ type: "view", id: data.id, view: null, error: String(error?.message ?? error), reason });
     }
     settle();
   }

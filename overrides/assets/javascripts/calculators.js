@@ -36,6 +36,35 @@ let nextId = 1;
 let everReady = false; // once a worker answered, a later failure is "stopped", not "could not start"
 const pending = new Map();
 
+/**
+ * What the page keeps per widget between answers (never on the element itself).
+ * @typedef {object} WidgetState
+ * @property {boolean} [own] changed by the reader (or set by a link): it no longer follows the workload block
+ * @property {string} [followed] the workload values this widget last followed, as JSON
+ * @property {Record<string, string>} [neutral] the workload block's values in the neutral form, once answered
+ * @property {Link | null} [pending] a link's values still waiting for an answer
+ * @property {string} [shown] the form values of the result on show, as JSON
+ * @property {string} [alert] the text last announced by the widget's alert region
+ * @property {number} [request] the number of the widget's latest request: only its answer is shown
+ * @property {ReturnType<typeof setTimeout>} [staleTimer] marks the result stale if no answer comes soon
+ * @property {string} [summary] what the result says instead of a verdict when the input is wrong
+ * @property {string} [errors] the field messages on show, as JSON
+ * @property {string} [controls] the controls on show, as JSON
+ * @property {{fields: (HTMLInputElement | HTMLSelectElement)[], output: Record<string, HTMLElement>,
+ *   html: Record<string, HTMLElement>}} [parts] the widget's fields and result elements, looked up once
+ */
+/** @type {WeakMap<HTMLElement, WidgetState>} */
+const states = new WeakMap();
+/** @type {WeakMap<Element, string>} the HTML last placed in each `[data-html]` slot */
+const placed = new WeakMap();
+
+/** @param {HTMLElement} widget @returns {WidgetState} */
+function stateOf(widget) {
+  let found = states.get(widget);
+  if (!found) states.set(widget, (found = {}));
+  return found;
+}
+
 /** The remembered judgement of the line, with its age in ms, or null (none, too old, another connection). */
 function rememberedLine() {
   try {
@@ -79,21 +108,22 @@ function siteBase() {
 
 // `text` names the status text (data-text-<text>): "failed" is an error after the calculator ran,
 // which is no "could not start".
+/** @param {WidgetElement} widget */
 function setState(widget, state, text = state) {
   widget.dataset.state = state;
-  const status = widget.querySelector("[data-status]");
+  const status = /** @type {HTMLElement | null} */ (widget.querySelector("[data-status]"));
   const message = status?.dataset[`text${text[0].toUpperCase()}${text.slice(1)}`];
   if (status && message) status.textContent = message;
   if (state === "error") {
     // The fields and the result must not disagree silently: a result for other values is marked stale.
-    if (widget.kwPending) widget.kwAlert = status?.dataset.textLink; // the link's values stay unapplied
-    else if (JSON.stringify(formValues(widget)) !== widget.kwShown) {
+    if (stateOf(widget).pending) stateOf(widget).alert = status?.dataset.textLink; // the link's values stay unapplied
+    else if (JSON.stringify(formValues(widget)) !== stateOf(widget).shown) {
       widget.dataset.stale = "";
-      widget.kwAlert = `${message} ${text === "failed" ? "" : status?.dataset.stale}`.trim();
+      stateOf(widget).alert = `${message} ${text === "failed" ? "" : status?.dataset.stale}`.trim();
     }
-    widget.kwPending = null;
+    stateOf(widget).pending = null;
   } else {
-    widget.kwAlert = "";
+    stateOf(widget).alert = "";
   }
   showAlert(widget);
 }
@@ -107,15 +137,16 @@ function setAll(state, text = state, error = null) {
 
 // The compact result's line under the verdict: a field to check, a calculator still loading (with its
 // progress) for inputs the result does not reflect yet, or a failure. Hidden when the result is current.
+/** @param {WidgetElement} widget */
 function showAlert(widget) {
-  const alert = widget.querySelector("[data-alert]");
-  const status = widget.querySelector("[data-status]");
+  const alert = /** @type {HTMLElement | null} */ (widget.querySelector("[data-alert]"));
+  const status = /** @type {HTMLElement | null} */ (widget.querySelector("[data-status]"));
   if (!alert || !status) return;
   const { state, stale, invalid, progress: share } = widget.dataset;
   let message = "";
-  if (invalid !== undefined) message = widget.kwSummary;
-  else if (state === "loading" && (stale !== undefined || widget.kwPending)) message = status.dataset.textLoading;
-  else if (widget.kwAlert) message = widget.kwAlert;
+  if (invalid !== undefined) message = stateOf(widget).summary;
+  else if (state === "loading" && (stale !== undefined || stateOf(widget).pending)) message = status.dataset.textLoading;
+  else if (stateOf(widget).alert) message = stateOf(widget).alert;
   else if (stale !== undefined) message = status.dataset.stale;
   setText(alert.querySelector("[data-alert-text]"), message || "");
   alert.hidden = !message;
@@ -269,7 +300,7 @@ function startWorker() {
       return;
     }
     const current = worker;
-    worker.onmessage = ({ data }) => {
+    worker.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
       if (data.type === "ready") {
         clearTimeout(timer);
         ready = true;
@@ -308,13 +339,15 @@ function startWorker() {
       else if (worker === current) restartWorker(error); // died after its boot: a new one answers instead
     };
     // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
-    const runtime = JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}");
+    const runtime = /** @type {RuntimeConfig} */ (JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}"));
     const url = (path) => new URL(path, root).href;
-    worker.postMessage({ type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
+    /** @type {Boot} */
+    const bootMessage = { type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
       asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
       stdlib_later: url(runtime.stdlib_later),
       wheels: (runtime.wheels || []).map(url), packages: runtime.packages, frugal: frugal(),
-      line: rememberedLine(), snapshotStallMs: LIMITS.snapshotStall });
+      line: rememberedLine(), snapshotStallMs: LIMITS.snapshotStall };
+    worker.postMessage(bootMessage);
     // The .wasm compiles from here, at once (taking over early.js's download, if a link started it),
     // while the worker imports Pyodide's JavaScript, and the compiled module is handed over.
     const target = worker;
@@ -356,12 +389,20 @@ function send(entry) {
   worker.postMessage(entry.message);
 }
 
-// `link`: a link's values (`{form, values}`, widgets/links.py), laid over the form's text by Python.
+/**
+ * Ask the worker for a widget's view; `link`: a link's values, laid over the form's text by Python.
+ * @param {string} name
+ * @param {ViewRequest["inputs"]} inputs
+ * @param {string} lang
+ * @param {Link | undefined | null} link
+ * @returns {Promise<View | ViewFailure>}
+ */
 function ask(name, inputs, lang, link) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    const entry = { message: { type: "view", id, name, inputs, lang, ...(link ? { link } : {}) }, tries: 0,
-      timer: null };
+    /** @type {ViewRequest} */
+    const message = { type: "view", id, name, inputs, lang, ...(link ? { link } : {}) };
+    const entry = { message, tries: 0, timer: null };
     entry.resolve = (view) => { clearTimeout(entry.timer); resolve(view); };
     entry.reject = (error) => { clearTimeout(entry.timer); reject(error); };
     pending.set(id, entry);
@@ -371,17 +412,22 @@ function ask(name, inputs, lang, link) {
 
 // A widget's fields and the elements its results go into, looked up once: they stay in place, only
 // their values and contents change (each lookup walks the widget's tree, on every keystroke).
+/** @param {WidgetElement} widget */
 function parts(widget) {
-  if (!widget.kwParts) {
-    const by = (attribute) => Object.fromEntries(
-      [...widget.querySelectorAll(`[${attribute}]`)].map((element) => [element.getAttribute(attribute), element]));
-    widget.kwParts = { fields: [...widget.querySelectorAll("form [name]")], output: by("data-output"),
+  if (!stateOf(widget).parts) {
+    /** @param {string} attribute @returns {Record<string, HTMLElement>} */
+    const by = (attribute) => Object.fromEntries([...widget.querySelectorAll(`[${attribute}]`)].map(
+      (element) => [element.getAttribute(attribute), /** @type {HTMLElement} */ (element)]));
+    const fields = /** @type {(HTMLInputElement | HTMLSelectElement)[]} */ ([...widget.querySelectorAll("form [name]")]);
+    stateOf(widget).parts = { fields, output: by("data-output"),
       html: by("data-html") };
   }
-  return widget.kwParts;
+  return stateOf(widget).parts;
 }
 
+/** @param {WidgetElement} widget @returns {Record<string, string>} the form's text, field by field */
 function formValues(widget) {
+  /** @type {Record<string, string>} */
   const values = {};
   for (const field of parts(widget).fields) values[field.name] = field.value;
   return values;
@@ -394,21 +440,22 @@ function setText(element, text) {
 
 // Places HTML built and escaped by Python (widgets/markup.py, widgets/svg.py), only where it changed.
 function setHtml(element, html) {
-  if (element && element.kwHtml !== html) {
+  if (element && placed.get(element) !== html) {
     element.innerHTML = html;
-    element.kwHtml = html;
+    placed.set(element, html);
   }
 }
 
+/** @param {WidgetElement} widget */
 function showErrors(widget, errors) {
   const shown = JSON.stringify(errors);
-  if (widget.kwErrors === shown) return; // the usual keystroke: no message before, none after
-  widget.kwErrors = shown;
-  for (const slot of widget.querySelectorAll("[data-error-for]")) {
+  if (stateOf(widget).errors === shown) return; // the usual keystroke: no message before, none after
+  stateOf(widget).errors = shown;
+  for (const slot of /** @type {NodeListOf<HTMLElement>} */ (widget.querySelectorAll("[data-error-for]"))) {
     const message = errors[slot.dataset.errorFor];
     slot.textContent = message || "";
     slot.hidden = !message;
-    const field = slot.closest(".kw-field");
+    const field = /** @type {HTMLElement | null} */ (slot.closest(".kw-field"));
     const control = field?.querySelector("[name]");
     if (message) {
       field.dataset.invalid = "";
@@ -422,19 +469,21 @@ function showErrors(widget, errors) {
 
 // The fields and options that make sense for the inputs (widgets/view.py `controls`): the rest disabled.
 // Applied with every answer, a failed one too: a field the reader must fix is never left disabled.
+/** @param {WidgetElement} widget */
 function applyControls(widget, controls) {
   const shown = JSON.stringify(controls);
-  if (widget.kwControls === shown) return;
-  widget.kwControls = shown;
+  if (stateOf(widget).controls === shown) return;
+  stateOf(widget).controls = shown;
   // The custom-model fields open when they count (a link or an answer chose the custom model).
-  const custom = widget.querySelector('[data-group="custom_model"]');
-  const customField = custom?.querySelector("[name]");
+  const custom = /** @type {HTMLDetailsElement | null} */ (widget.querySelector('[data-group="custom_model"]'));
+  const customField = /** @type {HTMLInputElement | HTMLSelectElement | null | undefined} */ (
+    custom?.querySelector("[name]"));
   if (customField) custom.open = !controls.disabled.includes(customField.name);
   for (const field of parts(widget).fields) {
     const off = controls.disabled.includes(field.name);
     if (field.disabled !== off) field.disabled = off;
     const unavailable = controls.unavailable[field.name] || [];
-    for (const option of field.tagName === "SELECT" ? field.options : []) {
+    for (const option of field instanceof HTMLSelectElement ? field.options : []) {
       const disabled = unavailable.includes(option.value);
       if (option.disabled !== disabled) option.disabled = disabled;
     }
@@ -443,24 +492,30 @@ function applyControls(widget, controls) {
 
 // What the widget says about a link's values it could not take (widgets/links.py), until the reader
 // changes the widget or another link applies.
+/** @param {WidgetElement} widget */
 function showNotices(widget, notices) {
-  const slot = widget.querySelector("[data-link-notice]");
+  const slot = /** @type {HTMLElement | null} */ (widget.querySelector("[data-link-notice]"));
   if (!slot) return;
   setText(slot, notices.join(" "));
   slot.hidden = !notices.length;
 }
 
+/**
+ * Show a view (or why there is none) in its widget.
+ * @param {WidgetElement} widget
+ * @param {View | ViewFailure} view
+ */
 function apply(widget, view) {
-  const status = widget.querySelector("[data-status]");
+  const status = /** @type {HTMLElement | null} */ (widget.querySelector("[data-status]"));
   widget.dataset.state = "ready";
-  widget.kwAlert = "";
-  clearTimeout(widget.kwStaleTimer);
-  const pendingLink = widget.kwPending;
-  widget.kwPending = null;
+  stateOf(widget).alert = "";
+  clearTimeout(stateOf(widget).staleTimer);
+  const pendingLink = stateOf(widget).pending;
+  stateOf(widget).pending = null;
   const linked = Object.keys(pendingLink?.values || {});
   if (pendingLink) showNotices(widget, view.notices);
   applyControls(widget, view.controls);
-  if (!view.ok) {
+  if (view.ok === false) { // (not `!view.ok`: tsc narrows the union on a comparison only)
     // A link's values that are wrong show next to their field's message, written as this page writes
     // them (a link's `32.768` reads `32,768` on a Danish page), or as they came when no number.
     for (const key of linked) if (key in view.inputs) setField(widget, key, view.inputs[key]);
@@ -468,7 +523,7 @@ function apply(widget, view) {
     // No verdict and no value from an invalid field: the result says which field to check.
     widget.dataset.stale = "";
     widget.dataset.invalid = "";
-    widget.kwSummary = view.summary;
+    stateOf(widget).summary = view.summary;
     // An error of the whole calculation (key "": "The calculation failed") has no field slot to show in.
     if (status) status.textContent = view.errors[""] || status.dataset.stale;
     showAlert(widget);
@@ -479,8 +534,8 @@ function apply(widget, view) {
   showErrors(widget, {});
   delete widget.dataset.stale;
   delete widget.dataset.invalid;
-  widget.kwShown = JSON.stringify(formValues(widget));
-  widget.kwNeutral = view.neutral;
+  stateOf(widget).shown = JSON.stringify(formValues(widget));
+  stateOf(widget).neutral = view.neutral;
   const { output, html: slots } = parts(widget);
   for (const [key, text] of Object.entries(view.outputs)) setText(output[key], text);
   setText(output.explanation, view.explanation);
@@ -489,23 +544,26 @@ function apply(widget, view) {
   showAlert(widget);
 }
 
+/** @param {WidgetElement} widget */
 function setField(widget, key, value) {
-  const field = widget.querySelector(`form [name="${CSS.escape(key)}"]`);
+  const field = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (
+    widget.querySelector(`form [name="${CSS.escape(key)}"]`));
   if (field && value !== undefined && field.value !== value) field.value = value;
 }
 
+/** @param {WidgetElement} widget */
 async function recompute(widget) {
   const sent = formValues(widget);
-  const request = (widget.kwRequest = (widget.kwRequest || 0) + 1);
+  const request = (stateOf(widget).request = (stateOf(widget).request || 0) + 1);
   // Before the worker answers, a result for other values is marked stale: at once while the calculator
   // loads, after a moment once it is live (an answer takes milliseconds; no flicker while typing).
-  clearTimeout(widget.kwStaleTimer);
+  clearTimeout(stateOf(widget).staleTimer);
   const markStale = () => {
-    if (JSON.stringify(formValues(widget)) !== widget.kwShown) widget.dataset.stale = "";
+    if (JSON.stringify(formValues(widget)) !== stateOf(widget).shown) widget.dataset.stale = "";
     showAlert(widget);
   };
-  if (booted && worker && widget.dataset.state === "ready") widget.kwStaleTimer = setTimeout(markStale, 400);
-  else if (!widget.kwPending) markStale();
+  if (booted && worker && widget.dataset.state === "ready") stateOf(widget).staleTimer = setTimeout(markStale, 400);
+  else if (!stateOf(widget).pending) markStale();
   try {
     await startWorker();
   } catch {
@@ -514,9 +572,9 @@ async function recompute(widget) {
   const name = widget.dataset.calculator;
   const lang = widget.dataset.lang;
   try {
-    const view = await ask(name, sent, lang, widget.kwPending);
+    const view = await ask(name, sent, lang, stateOf(widget).pending);
     // Only the latest request of a widget may write its result (the reader typed, or the workload moved on).
-    if (request !== widget.kwRequest) return;
+    if (request !== stateOf(widget).request) return;
     apply(widget, view);
     if (widget === workload && view.ok) follow();
     // history.replaceState costs milliseconds: write the fragment once the reader pauses.
@@ -526,7 +584,7 @@ async function recompute(widget) {
     // This request failed: its Python raised, or it went unanswered by a worker restarted for it once
     // (restartWorker). Only this widget says so, and keeps its last result (marked stale: it is for the
     // previous inputs); the worker, and every other widget, go on. The next input asks again.
-    if (request !== widget.kwRequest) return; // a newer request of this widget answers instead
+    if (request !== stateOf(widget).request) return; // a newer request of this widget answers instead
     setState(widget, "error", everReady ? "failed" : "error");
     markError(widget, error);
   }
@@ -540,13 +598,13 @@ let fragmentTimer = null;
 
 // The workload block: every other widget takes the workload's values that differ from the article's
 // (into its fields of the same name), its own presets for the rest, until the reader changes that
-// widget itself (`kwOwn`). A following widget's values are the workload's: the link holds them once.
+// widget itself (its state's `own`). A following widget's values are the workload's: the link holds them once.
 function follow() {
-  if (!workload?.kwNeutral) return;
+  if (!(workload && stateOf(workload).neutral)) return;
   const presets = JSON.parse(workload.dataset.presets || "{}");
-  const changed = Object.entries(workload.kwNeutral).filter(([key, value]) => presets[key] !== value);
+  const changed = Object.entries(stateOf(workload).neutral).filter(([key, value]) => presets[key] !== value);
   for (const widget of widgets) {
-    if (widget === workload || widget.kwOwn) continue;
+    if (widget === workload || stateOf(widget).own) continue;
     /** @type {Record<string, string>} */
     const values = {};
     for (const [key, value] of changed) {
@@ -558,10 +616,10 @@ function follow() {
       values[key] = value;
     }
     const followed = JSON.stringify(values);
-    if (followed === (widget.kwFollowed ?? "{}")) continue;
-    widget.kwFollowed = followed;
+    if (followed === (stateOf(widget).followed ?? "{}")) continue;
+    stateOf(widget).followed = followed;
     widget.querySelector("form").reset();
-    widget.kwPending = { form: NEUTRAL, values };
+    stateOf(widget).pending = { form: NEUTRAL, values };
     recompute(widget);
   }
 }
@@ -569,18 +627,19 @@ function follow() {
 // What a link carries of one widget, or null: a link's values not applied yet (the worker still loads);
 // text the reader typed that Python has not computed yet (an edit a moment ago, or one it refused), in
 // the page's language, as typed; or else the computed values, locale-neutral.
+/** @param {WidgetElement} widget */
 function segment(widget) {
-  if (widget.kwPending) return { id: widget.id, ...widget.kwPending };
+  if (stateOf(widget).pending) return { id: widget.id, ...stateOf(widget).pending };
   const typed = formValues(widget);
   let values;
   let form = NEUTRAL;
-  if (JSON.stringify(typed) !== widget.kwShown) {
+  if (JSON.stringify(typed) !== stateOf(widget).shown) {
     const defaults = JSON.parse(widget.dataset.defaults);
     values = Object.entries(typed).filter(([key, value]) => defaults[key] !== value);
     form = widget.dataset.lang;
   } else {
     const presets = JSON.parse(widget.dataset.presets || "{}");
-    values = Object.entries(widget.kwNeutral || {}).filter(([key, value]) => presets[key] !== value);
+    values = Object.entries(stateOf(widget).neutral || {}).filter(([key, value]) => presets[key] !== value);
   }
   return values.length ? { id: widget.id, form, values: Object.fromEntries(values) } : null;
 }
@@ -588,7 +647,7 @@ function segment(widget) {
 function fragment(first = null) {
   const segments = [];
   for (const widget of widgets) {
-    if (workload && widget !== workload && !widget.kwOwn && widget !== first) continue; // it follows
+    if (workload && widget !== workload && !stateOf(widget).own && widget !== first) continue; // it follows
     const carried = segment(widget);
     if (widget === first) segments.unshift(carried || { id: widget.id, values: {} });
     else if (carried) segments.push(carried);
@@ -624,14 +683,14 @@ function applyFragment(hash, { scroll }) {
   for (const widget of widgets) {
     const link = found.get(widget);
     const values = link && Object.keys(link.values).length ? link : null;
-    widget.kwOwn = Boolean(values) && widget !== workload; // a widget the link sets no longer follows
-    widget.kwFollowed = undefined;
+    stateOf(widget).own = Boolean(values) && widget !== workload; // a widget the link sets no longer follows
+    stateOf(widget).followed = undefined;
     showNotices(widget, []);
     if (values) {
       widget.querySelector("form").reset();
-      widget.kwPending = values;
+      stateOf(widget).pending = values;
       recompute(widget);
-    } else if (widget.kwNeutral && JSON.stringify(formValues(widget)) !== widget.dataset.defaults) {
+    } else if (stateOf(widget).neutral && JSON.stringify(formValues(widget)) !== widget.dataset.defaults) {
       widget.querySelector("form").reset();
       recompute(widget);
     }
@@ -641,8 +700,9 @@ function applyFragment(hash, { scroll }) {
   return found.size > 0;
 }
 
+/** @param {WidgetElement} widget */
 async function copyLink(widget) {
-  const button = widget.querySelector("[data-copy-link]");
+  const button = /** @type {HTMLElement | null} */ (widget.querySelector("[data-copy-link]"));
   const note = widget.querySelector("[data-copy-status]");
   clearTimeout(fragmentTimer);
   const url = location.href.split("#")[0] + fragment(widget);
@@ -657,12 +717,12 @@ async function copyLink(widget) {
 
 for (const widget of widgets) {
   widget.dataset.defaults = JSON.stringify(formValues(widget));
-  widget.kwShown = widget.dataset.defaults;
+  stateOf(widget).shown = widget.dataset.defaults;
   const form = widget.querySelector("form");
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("input", () => {
-    widget.kwOwn = true; // changed by the reader: it no longer follows the workload
-    widget.kwPending = null; // the reader takes over from a link still loading
+    stateOf(widget).own = true; // changed by the reader: it no longer follows the workload
+    stateOf(widget).pending = null; // the reader takes over from a link still loading
     showNotices(widget, []);
     recompute(widget);
   });
@@ -671,8 +731,8 @@ for (const widget of widgets) {
     const custom = /** @type {HTMLDetailsElement | null} */ (widget.querySelector('[data-group="custom_model"]'));
     const field = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target);
     if (custom && field.name === "model") custom.open = field.value === "custom";
-    widget.kwOwn = true;
-    widget.kwPending = null;
+    stateOf(widget).own = true;
+    stateOf(widget).pending = null;
     showNotices(widget, []);
     recompute(widget);
   });
