@@ -59,7 +59,8 @@ def mentions(path: Path, attribute: str) -> bool:
     text = path.read_text(encoding="utf-8")
     if attribute.endswith("-*"):
         prefix = attribute[:-1]
-        return prefix in text or f"dataset[`{camel(prefix[:-1])}" in text
+        name = camel(prefix[:-1])
+        return prefix in text or f"dataset[`{name}" in text or re.search(rf"dataset\.{name}[A-Z]", text) is not None
     return attribute in text or re.search(rf"dataset\.{camel(attribute)}\b", text) is not None
 
 

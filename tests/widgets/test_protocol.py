@@ -15,8 +15,10 @@ from widgets.view import view
 from wiki import runtime
 
 SCRIPTS = ROOT / "overrides" / "assets" / "javascripts"
-PAGE, WORKER = (SCRIPTS / "calculators.js").read_text(encoding="utf-8"), \
-    (SCRIPTS / "calculator-worker.js").read_text(encoding="utf-8")
+WORKER = (SCRIPTS / "calculator-worker.js").read_text(encoding="utf-8")
+# The page's side: calculators.js and the modules it imports (boot.js, requests.js...).
+PAGE = "\n".join(path.read_text(encoding="utf-8") for path in sorted(SCRIPTS.glob("*.js"))
+                 if path.name != "calculator-worker.js")
 
 
 def keys(typed: type) -> set[str]:
