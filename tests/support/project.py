@@ -67,13 +67,14 @@ def view_in(root: Path, name: str, inputs: dict[str, Any], lang: str) -> dict[st
 
 def full_copy(target: Path) -> Path:
     """A copy of the whole project as CI checks it out: what the build reads (`copy_project`), the claims
-    ledger, the corrections record, the tests and the harness; `node_modules` and the runtime cache linked."""
+    ledger, the corrections record, the project's and pytest's configuration, the tests, the harness and the
+    maintainers' documents they read; `node_modules` and the runtime cache linked."""
     from harness.site import ROOT, copy_project
 
     config = copy_project(target)
-    for name in ("claims.yml", "CORRECTIONS.md", "README.md"):
+    for name in ("claims.yml", "CORRECTIONS.md", "README.md", "pyproject.toml"):
         shutil.copy(ROOT / name, target / name)
-    for name in ("tests", "harness"):
+    for name in ("tests", "harness", "docs-dev"):
         shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
     return config
 
