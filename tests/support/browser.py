@@ -13,7 +13,7 @@ from harness.site import ROOT
 from tests.support.live import FIRST
 from wiki.checks.prose import read
 
-LINE_KEY = "kw-line"  # where boot.js remembers its judgement of the line (localStorage)
+LINE_KEY = "kw-line"  # where calculators.js remembers its judgement of the line (localStorage)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
@@ -42,7 +42,7 @@ def search(page, query: str, timeout: int = 15000) -> list[str]:
 
 
 def remembered_line(fast: bool, age_s: float = 0) -> str:
-    """An init script that leaves the page a judgement of the line made `age_s` ago (as boot.js writes
+    """An init script that leaves the page a judgement of the line made `age_s` ago (as calculators.js writes
     it), once per context: pages after the first keep what the page itself wrote since."""
     line = json.dumps({"fast": fast, "rate": 1, "from": "test"})
     return f"""if (!sessionStorage.getItem("kw-test-line")) {{
