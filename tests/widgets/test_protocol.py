@@ -16,7 +16,7 @@ from wiki import runtime
 
 SCRIPTS = ROOT / "overrides" / "assets" / "javascripts"
 WORKER = (SCRIPTS / "calculator-worker.js").read_text(encoding="utf-8")
-# The page's side: calculators.js and the modules it imports (boot.js, requests.js...).
+# The page's side: every page script but the worker (the live calculators' are calculators.js).
 PAGE = "\n".join(path.read_text(encoding="utf-8") for path in sorted(SCRIPTS.glob("*.js"))
                  if path.name != "calculator-worker.js")
 
