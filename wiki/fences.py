@@ -62,7 +62,8 @@ class Embeds:
 
     def custom_fences(self) -> list[dict[str, Any]]:
         """The `custom_fences` entries of `pymdownx.superfences` for both kinds of embed."""
-        return [{"name": kind, "class": kind, "validator": self.validate, "format": self.format} for kind in FENCES]
+        return [{"name": kind, "class": kind, "validator": self.validator, "format": self.formatter}
+                for kind in FENCES]
 
     def start(self, markdown: str, lang: str, source: str, first_line: int, here: methods.Where) -> None:
         """Read the embeds of the page `source` (whose body, `markdown`, starts at `first_line`) before it renders."""
@@ -81,13 +82,13 @@ class Embeds:
                                          f"kw-{embed.name.replace('_', '-')}-{count[embed.name]}",
                                          heading_level(lines[:start])))
 
-    def validate(self, language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any],
+    def validator(self, language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any],
                  md: Any) -> bool:
         """Take every fence of ours (the formatter says what is wrong with one): its options are its name."""
         options["kw_inputs"] = dict(inputs)
         return True
 
-    def format(self, src: str, language: str, class_name: str, options: dict[str, Any], md: Any,
+    def formatter(self, src: str, language: str, class_name: str, options: dict[str, Any], md: Any,
                **kwargs: Any) -> str:
         """The prerendered widget or table of the fence, or nothing when it is broken (a problem at its line)."""
         page = self._page

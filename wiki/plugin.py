@@ -89,23 +89,20 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         self.pages: dict[str, _PageState] = {}  # by the page's source path, in the language being built
         self.prepared: runtime.Runtime | None = None  # the live calculators' runtime, once a page needs it
         self.embeds = Embeds()  # the calculator fences (wiki/fences.py), told which page renders
+        self.langs = languages.Languages("", ())  # the i18n plugin's, read once per build (on_config)
 
     # Helpers ----------------------------------------------------------------------------------------------
 
     def _i18n(self, config: MkDocsConfig) -> Any:
         return config.plugins[self.config.i18n_plugin]
 
-    def _languages(self, config: MkDocsConfig) -> tuple[str, list[str]]:
-        langs = languages.from_plugin(self._i18n(config).config.languages)
-        return langs.default, list(langs.others)
-
     def _building(self, config: MkDocsConfig) -> str:
         """The language being built (static-i18n sets it before each language's build)."""
-        return self._i18n(config).current_language or self._languages(config)[0]
+        return self._i18n(config).current_language or self.langs.default
 
     def _page_languages(self, page: Page, config: MkDocsConfig) -> tuple[str, str]:
         """(the language the page is written in, the language being built); they differ on a fallback page."""
-        return getattr(page.file, "locale", None) or self._languages(config)[0], self._building(config)
+        return getattr(page.file, "locale", None) or self.langs.default, self._building(config)
 
     def _nested(self, config: MkDocsConfig) -> bool:
         """Whether this is static-i18n's build of a further language, inside the first one's."""
@@ -125,8 +122,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         if self.prepared is not None:
             return
         try:
-            default, others = self._languages(config)
-            self.prepared = runtime.prepare((default, *others))
+            self.prepared = runtime.prepare(self.langs.all)
         except (runtime.RuntimeUnavailable, OSError) as error:
             raise PluginError(f"The live calculators' runtime could not be prepared: {error}") from None
         config.extra["kw_runtime"] = self.prepared.page_config()
@@ -151,16 +147,16 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
             self.problems.clear()
             self.told = False
             self.prepared = None  # prepared again: a calculator changed under `mkdocs serve` rebuilds it
-        default, others = self._languages(config)
-        langs = (default, *others)
-        problems = catalogs.check(langs)
+        self.langs = languages.from_plugin(self._i18n(config).config.languages)
+        problems = catalogs.check(self.langs.all)
         if problems:
             _fail("The translation catalogs are not complete", problems)
-        catalogs.compile_all(langs)
+        catalogs.compile_all(self.langs.all)
         building = self._building(config)
         config.mdx_configs.setdefault("toc", {})["permalink_title"] = theme_words.permalink_title(building)
         register(config.markdown_extensions, config.mdx_configs, self.embeds)  # ```calculator NAME fences
-        config.theme.static_templates.update(error_pages.names(others))  # <lang>/404.html (wiki/error_pages.py)
+        # <lang>/404.html (wiki/error_pages.py)
+        config.theme.static_templates.update(error_pages.names(self.langs.others))
         # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
         config.extra["kw_offline"] = self.config.offline and not self.serving
 
@@ -169,7 +165,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         its templates the catalogs' words in the language being built (`kw_ui`, wiki/theme_words.py) and the
         other languages' error pages (wiki/error_pages.py)."""
         self.env = env
-        error_pages.install(env, self._languages(config)[1])
+        error_pages.install(env, self.langs.others)
         env.globals["kw_ui"] = lambda key, **links: theme_words.ui(config.theme["language"], key, **links)
         return env
 
@@ -185,7 +181,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         source = f"docs/{page.file.src_uri}"
         first_line = body_start_line(page.file.content_string)
         # A calculator's page (wiki/methods.py): the numbers and tables that come from the code, its template.
-        here = methods.where(page.url, building, self._languages(config)[0], config.docs_dir, page.meta)
+        here = methods.where(page.url, building, self.langs.default, config.docs_dir, page.meta)
         expanded = methods.expand(markdown, page.meta, lang, source, first_line, here)
         self._add(expanded.problems)
         self._page(page).blocks = expanded.blocks
@@ -257,7 +253,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
                 return  # static-i18n's build of another language, inside the first one's: that one fails
             self.told = True
             raise PluginError(f"{FOUND}:\n  " + "\n  ".join(map(str, self.problems)))
-        default, others = self._languages(config)
+        default, others = self.langs.default, list(self.langs.others)
         site_dir = Path(config.site_dir)
         # static-i18n points site_dir at site/<lang> while it builds a non-default language.
         root = site_dir.parent if site_dir.name in others else site_dir
@@ -272,7 +268,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         csp.write_headers(root, self.hashes)
         katex.install(root)  # the calculator pages' formulas (before the service worker, which lists the files)
         if config.extra.get("kw_offline"):
-            offline.write_service_worker(root, self.prepared, (default, *others))
+            offline.write_service_worker(root, self.prepared, self.langs.all)
         site_files.make_readable(root)
 
     def on_build_error(self, *, error: Exception) -> None:

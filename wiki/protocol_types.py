@@ -27,7 +27,6 @@ export {};
 
 declare global {
 """
-IDENTIFIER = str.isidentifier
 PRIMITIVES = {str: "string", int: "number", float: "number", bool: "boolean", type(None): "null", object: "unknown"}
 
 
@@ -80,7 +79,7 @@ def _interface(cls: type) -> list[str]:
     for key, hint in hints.items():
         if key in inherited:
             continue
-        name = key if IDENTIFIER(key) else f'"{key}"'
+        name = key if key.isidentifier() else f'"{key}"'
         optional = "?" if key in cls.__optional_keys__ or get_origin(hint) is NotRequired else ""
         lines.append(f"    {name}{optional}: {ts_type(hint)};")
     return [*lines, "  }"]

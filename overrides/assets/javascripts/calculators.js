@@ -110,20 +110,21 @@ function siteBase() {
 // which is no "could not start".
 /** @param {WidgetElement} widget */
 function setState(widget, state, text = state) {
+  const kept = stateOf(widget);
   widget.dataset.state = state;
   const status = /** @type {HTMLElement | null} */ (widget.querySelector("[data-status]"));
   const message = status?.dataset[`text${text[0].toUpperCase()}${text.slice(1)}`];
   if (status && message) status.textContent = message;
   if (state === "error") {
     // The fields and the result must not disagree silently: a result for other values is marked stale.
-    if (stateOf(widget).pending) stateOf(widget).alert = status?.dataset.textLink; // the link's values stay unapplied
-    else if (JSON.stringify(formValues(widget)) !== stateOf(widget).shown) {
+    if (kept.pending) kept.alert = status?.dataset.textLink; // the link's values stay unapplied
+    else if (JSON.stringify(formValues(widget)) !== kept.shown) {
       widget.dataset.stale = "";
-      stateOf(widget).alert = `${message} ${text === "failed" ? "" : status?.dataset.stale}`.trim();
+      kept.alert = `${message} ${text === "failed" ? "" : status?.dataset.stale}`.trim();
     }
-    stateOf(widget).pending = null;
+    kept.pending = null;
   } else {
-    stateOf(widget).alert = "";
+    kept.alert = "";
   }
   showAlert(widget);
 }
@@ -139,14 +140,15 @@ function setAll(state, text = state, error = null) {
 // progress) for inputs the result does not reflect yet, or a failure. Hidden when the result is current.
 /** @param {WidgetElement} widget */
 function showAlert(widget) {
+  const kept = stateOf(widget);
   const alert = /** @type {HTMLElement | null} */ (widget.querySelector("[data-alert]"));
   const status = /** @type {HTMLElement | null} */ (widget.querySelector("[data-status]"));
   if (!alert || !status) return;
   const { state, stale, invalid, progress: share } = widget.dataset;
   let message = "";
-  if (invalid !== undefined) message = stateOf(widget).summary;
-  else if (state === "loading" && (stale !== undefined || stateOf(widget).pending)) message = status.dataset.textLoading;
-  else if (stateOf(widget).alert) message = stateOf(widget).alert;
+  if (invalid !== undefined) message = kept.summary;
+  else if (state === "loading" && (stale !== undefined || kept.pending)) message = status.dataset.textLoading;
+  else if (kept.alert) message = kept.alert;
   else if (stale !== undefined) message = status.dataset.stale;
   setText(alert.querySelector("[data-alert-text]"), message || "");
   alert.hidden = !message;
@@ -414,15 +416,15 @@ function ask(name, inputs, lang, link) {
 // their values and contents change (each lookup walks the widget's tree, on every keystroke).
 /** @param {WidgetElement} widget */
 function parts(widget) {
-  if (!stateOf(widget).parts) {
+  const kept = stateOf(widget);
+  if (!kept.parts) {
     /** @param {string} attribute @returns {Record<string, HTMLElement>} */
     const by = (attribute) => Object.fromEntries([...widget.querySelectorAll(`[${attribute}]`)].map(
       (element) => [element.getAttribute(attribute), /** @type {HTMLElement} */ (element)]));
     const fields = /** @type {(HTMLInputElement | HTMLSelectElement)[]} */ ([...widget.querySelectorAll("form [name]")]);
-    stateOf(widget).parts = { fields, output: by("data-output"),
-      html: by("data-html") };
+    kept.parts = { fields, output: by("data-output"), html: by("data-html") };
   }
-  return stateOf(widget).parts;
+  return kept.parts;
 }
 
 /** @param {WidgetElement} widget @returns {Record<string, string>} the form's text, field by field */
@@ -448,9 +450,10 @@ function setHtml(element, html) {
 
 /** @param {WidgetElement} widget */
 function showErrors(widget, errors) {
+  const kept = stateOf(widget);
   const shown = JSON.stringify(errors);
-  if (stateOf(widget).errors === shown) return; // the usual keystroke: no message before, none after
-  stateOf(widget).errors = shown;
+  if (kept.errors === shown) return; // the usual keystroke: no message before, none after
+  kept.errors = shown;
   for (const slot of /** @type {NodeListOf<HTMLElement>} */ (widget.querySelectorAll("[data-error-for]"))) {
     const message = errors[slot.dataset.errorFor];
     slot.textContent = message || "";
@@ -471,9 +474,10 @@ function showErrors(widget, errors) {
 // Applied with every answer, a failed one too: a field the reader must fix is never left disabled.
 /** @param {WidgetElement} widget */
 function applyControls(widget, controls) {
+  const kept = stateOf(widget);
   const shown = JSON.stringify(controls);
-  if (stateOf(widget).controls === shown) return;
-  stateOf(widget).controls = shown;
+  if (kept.controls === shown) return;
+  kept.controls = shown;
   // The custom-model fields open when they count (a link or an answer chose the custom model).
   const custom = /** @type {HTMLDetailsElement | null} */ (widget.querySelector('[data-group="custom_model"]'));
   const customField = /** @type {HTMLInputElement | HTMLSelectElement | null | undefined} */ (
@@ -506,12 +510,13 @@ function showNotices(widget, notices) {
  * @param {View | ViewFailure} view
  */
 function apply(widget, view) {
+  const kept = stateOf(widget);
   const status = /** @type {HTMLElement | null} */ (widget.querySelector("[data-status]"));
   widget.dataset.state = "ready";
-  stateOf(widget).alert = "";
-  clearTimeout(stateOf(widget).staleTimer);
-  const pendingLink = stateOf(widget).pending;
-  stateOf(widget).pending = null;
+  kept.alert = "";
+  clearTimeout(kept.staleTimer);
+  const pendingLink = kept.pending;
+  kept.pending = null;
   const linked = Object.keys(pendingLink?.values || {});
   if (pendingLink) showNotices(widget, view.notices);
   applyControls(widget, view.controls);
@@ -523,7 +528,7 @@ function apply(widget, view) {
     // No verdict and no value from an invalid field: the result says which field to check.
     widget.dataset.stale = "";
     widget.dataset.invalid = "";
-    stateOf(widget).summary = view.summary;
+    kept.summary = view.summary;
     // An error of the whole calculation (key "": "The calculation failed") has no field slot to show in.
     if (status) status.textContent = view.errors[""] || status.dataset.stale;
     showAlert(widget);
@@ -534,8 +539,8 @@ function apply(widget, view) {
   showErrors(widget, {});
   delete widget.dataset.stale;
   delete widget.dataset.invalid;
-  stateOf(widget).shown = JSON.stringify(formValues(widget));
-  stateOf(widget).neutral = view.neutral;
+  kept.shown = JSON.stringify(formValues(widget));
+  kept.neutral = view.neutral;
   const { output, html: slots } = parts(widget);
   for (const [key, text] of Object.entries(view.outputs)) setText(output[key], text);
   setText(output.explanation, view.explanation);
@@ -553,17 +558,18 @@ function setField(widget, key, value) {
 
 /** @param {WidgetElement} widget */
 async function recompute(widget) {
+  const kept = stateOf(widget);
   const sent = formValues(widget);
-  const request = (stateOf(widget).request = (stateOf(widget).request || 0) + 1);
+  const request = (kept.request = (kept.request || 0) + 1);
   // Before the worker answers, a result for other values is marked stale: at once while the calculator
   // loads, after a moment once it is live (an answer takes milliseconds; no flicker while typing).
-  clearTimeout(stateOf(widget).staleTimer);
+  clearTimeout(kept.staleTimer);
   const markStale = () => {
-    if (JSON.stringify(formValues(widget)) !== stateOf(widget).shown) widget.dataset.stale = "";
+    if (JSON.stringify(formValues(widget)) !== kept.shown) widget.dataset.stale = "";
     showAlert(widget);
   };
-  if (booted && worker && widget.dataset.state === "ready") stateOf(widget).staleTimer = setTimeout(markStale, 400);
-  else if (!stateOf(widget).pending) markStale();
+  if (booted && worker && widget.dataset.state === "ready") kept.staleTimer = setTimeout(markStale, 400);
+  else if (!kept.pending) markStale();
   try {
     await startWorker();
   } catch {
@@ -572,9 +578,9 @@ async function recompute(widget) {
   const name = widget.dataset.calculator;
   const lang = widget.dataset.lang;
   try {
-    const view = await ask(name, sent, lang, stateOf(widget).pending);
+    const view = await ask(name, sent, lang, kept.pending);
     // Only the latest request of a widget may write its result (the reader typed, or the workload moved on).
-    if (request !== stateOf(widget).request) return;
+    if (request !== kept.request) return;
     apply(widget, view);
     if (widget === workload && view.ok) follow();
     // history.replaceState costs milliseconds: write the fragment once the reader pauses.
@@ -584,7 +590,7 @@ async function recompute(widget) {
     // This request failed: its Python raised, or it went unanswered by a worker restarted for it once
     // (restartWorker). Only this widget says so, and keeps its last result (marked stale: it is for the
     // previous inputs); the worker, and every other widget, go on. The next input asks again.
-    if (request !== stateOf(widget).request) return; // a newer request of this widget answers instead
+    if (request !== kept.request) return; // a newer request of this widget answers instead
     setState(widget, "error", everReady ? "failed" : "error");
     markError(widget, error);
   }
@@ -600,11 +606,13 @@ let fragmentTimer = null;
 // (into its fields of the same name), its own presets for the rest, until the reader changes that
 // widget itself (its state's `own`). A following widget's values are the workload's: the link holds them once.
 function follow() {
-  if (!(workload && stateOf(workload).neutral)) return;
+  const neutral = workload && stateOf(workload).neutral;
+  if (!neutral) return;
   const presets = JSON.parse(workload.dataset.presets || "{}");
-  const changed = Object.entries(stateOf(workload).neutral).filter(([key, value]) => presets[key] !== value);
+  const changed = Object.entries(neutral).filter(([key, value]) => presets[key] !== value);
   for (const widget of widgets) {
-    if (widget === workload || stateOf(widget).own) continue;
+    const kept = stateOf(widget);
+    if (widget === workload || kept.own) continue;
     /** @type {Record<string, string>} */
     const values = {};
     for (const [key, value] of changed) {
@@ -616,10 +624,10 @@ function follow() {
       values[key] = value;
     }
     const followed = JSON.stringify(values);
-    if (followed === (stateOf(widget).followed ?? "{}")) continue;
-    stateOf(widget).followed = followed;
+    if (followed === (kept.followed ?? "{}")) continue;
+    kept.followed = followed;
     widget.querySelector("form").reset();
-    stateOf(widget).pending = { form: NEUTRAL, values };
+    kept.pending = { form: NEUTRAL, values };
     recompute(widget);
   }
 }
@@ -629,17 +637,18 @@ function follow() {
 // the page's language, as typed; or else the computed values, locale-neutral.
 /** @param {WidgetElement} widget */
 function segment(widget) {
-  if (stateOf(widget).pending) return { id: widget.id, ...stateOf(widget).pending };
+  const kept = stateOf(widget);
+  if (kept.pending) return { id: widget.id, ...kept.pending };
   const typed = formValues(widget);
   let values;
   let form = NEUTRAL;
-  if (JSON.stringify(typed) !== stateOf(widget).shown) {
+  if (JSON.stringify(typed) !== kept.shown) {
     const defaults = JSON.parse(widget.dataset.defaults);
     values = Object.entries(typed).filter(([key, value]) => defaults[key] !== value);
     form = widget.dataset.lang;
   } else {
     const presets = JSON.parse(widget.dataset.presets || "{}");
-    values = Object.entries(stateOf(widget).neutral || {}).filter(([key, value]) => presets[key] !== value);
+    values = Object.entries(kept.neutral || {}).filter(([key, value]) => presets[key] !== value);
   }
   return values.length ? { id: widget.id, form, values: Object.fromEntries(values) } : null;
 }
@@ -681,16 +690,17 @@ function readFragment(hash) {
 function applyFragment(hash, { scroll }) {
   const found = readFragment(hash);
   for (const widget of widgets) {
+    const kept = stateOf(widget);
     const link = found.get(widget);
     const values = link && Object.keys(link.values).length ? link : null;
-    stateOf(widget).own = Boolean(values) && widget !== workload; // a widget the link sets no longer follows
-    stateOf(widget).followed = undefined;
+    kept.own = Boolean(values) && widget !== workload; // a widget the link sets no longer follows
+    kept.followed = undefined;
     showNotices(widget, []);
     if (values) {
       widget.querySelector("form").reset();
-      stateOf(widget).pending = values;
+      kept.pending = values;
       recompute(widget);
-    } else if (stateOf(widget).neutral && JSON.stringify(formValues(widget)) !== widget.dataset.defaults) {
+    } else if (kept.neutral && JSON.stringify(formValues(widget)) !== widget.dataset.defaults) {
       widget.querySelector("form").reset();
       recompute(widget);
     }
@@ -716,13 +726,14 @@ async function copyLink(widget) {
 }
 
 for (const widget of widgets) {
+  const kept = stateOf(widget);
   widget.dataset.defaults = JSON.stringify(formValues(widget));
-  stateOf(widget).shown = widget.dataset.defaults;
+  kept.shown = widget.dataset.defaults;
   const form = widget.querySelector("form");
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("input", () => {
-    stateOf(widget).own = true; // changed by the reader: it no longer follows the workload
-    stateOf(widget).pending = null; // the reader takes over from a link still loading
+    kept.own = true; // changed by the reader: it no longer follows the workload
+    kept.pending = null; // the reader takes over from a link still loading
     showNotices(widget, []);
     recompute(widget);
   });
@@ -731,8 +742,8 @@ for (const widget of widgets) {
     const custom = /** @type {HTMLDetailsElement | null} */ (widget.querySelector('[data-group="custom_model"]'));
     const field = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target);
     if (custom && field.name === "model") custom.open = field.value === "custom";
-    stateOf(widget).own = true;
-    stateOf(widget).pending = null;
+    kept.own = true;
+    kept.pending = null;
     showNotices(widget, []);
     recompute(widget);
   });
