@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from widgets import numbers, strings
-from widgets.messages import text, translations
+from widgets.locale import PageLocale
+from widgets.messages import translations
 
 MAX_VALUE = 100  # characters of one value the page reads from a link (calculators.js cuts there too)
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
@@ -36,10 +37,9 @@ def form_of(link: dict[str, Any]) -> str:
 
 
 def merge(name: str, fields: dict[str, dict[str, Any]], inputs: dict[str, Any], link: dict[str, Any] | None,
-          lang: str, label: Callable[[str, str, str], str]) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+          loc: PageLocale) -> tuple[dict[str, Any], dict[str, str], list[str]]:
     """The form's `inputs` with the link's values over them, the form of each value taken from the link
-    (key -> form), and the notices (in `lang`) for the link's values left out. `label(field, choice, lang)`
-    is how a choice reads."""
+    (key -> form), and the notices (in `loc`'s language) for the link's values left out."""
     if not link or not isinstance(link.get("values"), dict):
         return inputs, {}, []
     form = form_of(link)
@@ -52,28 +52,27 @@ def merge(name: str, fields: dict[str, dict[str, Any]], inputs: dict[str, Any], 
             continue
         if field["type"] == "choice" and value not in (field["choices"] or ()):
             shown = merged.get(key, field["default"])
-            field_label = text(lang, strings.LABELS.get(f"{name}:{key}") or strings.LABELS[key])
-            notices.append(text(lang, strings.UI["link_choice_gone"], field=field_label,
-                                shown=label(key, str(shown), lang)))
+            notices.append(loc.text(strings.UI["link_choice_gone"], field=loc.label(key, name),
+                                    shown=loc.choice(key, str(shown))))
             continue
         merged[key] = value[:MAX_VALUE]
         forms[key] = form
     if unknown:
-        notices.append(text(lang, strings.UI["link_field_unknown"]))
+        notices.append(loc.text(strings.UI["link_field_unknown"]))
     return merged, forms, notices
 
 
 def shown(fields: dict[str, dict[str, Any]], raw: dict[str, Any], forms: dict[str, str], parsed: dict[str, Any],
-          lang: str, written: Callable[[dict[str, Any], Any, str], str]) -> dict[str, str]:
+          loc: PageLocale, written: Callable[[dict[str, Any], Any, PageLocale], str]) -> dict[str, str]:
     """The link's values as this page's fields show them when the view fails: a value that parsed as the
     field writes it (`written`), a number that did not parse for another reason in this page's way
     (`32.768` from a link is `32,768` here, next to "Enter a whole number"), anything else as it came."""
     texts = {}
     for key, form in forms.items():
         if key in parsed:
-            texts[key] = written(fields[key], parsed[key], lang)
+            texts[key] = written(fields[key], parsed[key], loc)
         elif fields[key]["type"] in ("int", "float"):
-            texts[key] = numbers.rewrite(raw[key], form, lang)
+            texts[key] = loc.numbers.rewrite(raw[key], form)
         else:
             texts[key] = str(raw[key])
     return texts

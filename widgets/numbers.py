@@ -1,11 +1,14 @@
-"""Locale-aware numbers through Babel (CLDR data): formatting for display, parsing of typed input."""
+"""Locale-aware numbers through Babel (CLDR data): formatting for display, parsing of typed input.
+
+`of(lang)` gives a language's `Numbers`; the page's `widgets.locale.PageLocale` carries it as `numbers`.
+"""
 
 from __future__ import annotations
 
 import math
 import re
 from decimal import MAX_EMAX, Decimal, InvalidOperation, localcontext
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from babel import Locale
 from babel.numbers import (
@@ -25,7 +28,7 @@ PERCENT_SIGN = re.compile(r"[\s\u00a0\u202f]*%$")
 KILO_SUFFIX = re.compile(r"[\s\u00a0\u202f]*[kK]$")
 KILO_TOKENS = 1024  # context lengths are powers of two: "128k" is 131,072 tokens (Llama 3.1's 128K context)
 # The form of a link's values (`neutral()` writes it): the same in every language, read by `parse` as
-# `parse(text, NEUTRAL)`. Digits, an optional sign, a dot before decimals; no grouping, no exponent.
+# `of(NEUTRAL).parse(text)`. Digits, an optional sign, a dot before decimals; no grouping, no exponent.
 NEUTRAL = "neutral"
 NEUTRAL_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 # A number written with a separator that is neither the locale's group nor its decimal symbol, before
@@ -68,176 +71,199 @@ class NumberTooLarge(NotANumber):
         self.negative = negative
 
 
-@lru_cache(maxsize=8)
-def locale(lang: str) -> Locale:
-    """The Babel `Locale` of `lang`, parsed once (Babel re-parses a string on every call)."""
-    return Locale.parse(lang)
+@lru_cache(maxsize=16)
+def of(lang: str) -> Numbers:
+    """The numbers of `lang` (a language of the site, or `NEUTRAL` for a link's values), made once."""
+    return Numbers(lang)
 
 
-@lru_cache(maxsize=64)
-def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
-    # The locale's CLDR pattern (decimal or percent) with at most `digits` decimals, parsed once.
-    locale = Locale.parse(lang)
-    pattern = parse_pattern((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None].pattern)
-    pattern.frac_prec = (0, digits)
-    return pattern
+class Numbers:
+    """How one language writes and reads numbers, through Babel (CLDR); one per language (`of`).
 
-
-@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
-def decimal(value: float | int, lang: str, digits: int = 2) -> str:
-    """A plain number, grouped per CLDR, with at most `digits` decimals (`1.234,5`, `1 234,5`)."""
-    return _pattern(lang, "decimal", digits).apply(value, locale(lang))
-
-
-@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
-def percent(ratio: float, lang: str, digits: int = 1) -> str:
-    """A ratio as a CLDR percentage with at most `digits` decimals (`52,8 %`, `52,8 %`)."""
-    return _pattern(lang, "percent", digits).apply(ratio, locale(lang))
-
-
-@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
-def gigabytes(value: float, lang: str) -> str:
-    """Gigabytes with CLDR's short unit (`768 GB`, `768 Go`), one decimal below 100 GB."""
-    digits = 0 if abs(value) >= 100 else 1
-    return _with_unit(round(value, digits), lang, "digital-gigabyte", "short", digits)
-
-
-@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
-def byte_count(value: int, lang: str) -> str:
-    """Bytes in kilobytes with CLDR's short unit (`516,1 kB`, `516,1 ko`): "B" reads as billions next to "405B"."""
-    return _with_unit(round(value / 1000, 1), lang, "digital-kilobyte", "short", 1)
-
-
-@lru_cache(maxsize=4096)  # formatting is pure; recomputing a widget repeats most values
-def days(value: float, lang: str) -> str:
-    """A duration in whole days with CLDR's long unit (`130 dage`, `130 jours`)."""
-    return _with_unit(round(value), lang, "duration-day", "long", 0)
-
-
-def _with_unit(value: float, lang: str, unit: str, length: str, digits: int) -> str:
-    # What Babel's format_unit writes with the format `_decimal_format(lang, digits)`: the unit's CLDR
-    # pattern for the value's plural category around the number (tests/widgets/test_numbers.py holds
-    # them equal). format_unit searches every unit of the locale on each call: a fifth of a view's time.
-    pattern = _unit_pattern(lang, unit, length, digits, locale(lang).plural_form(value))
-    if pattern is None:
-        return _babel_unit(value, lang, unit, length, digits)
-    return pattern.replace("{0}", decimal(value, lang, digits))
-
-
-def _babel_unit(value: float, lang: str, unit: str, length: str, digits: int) -> str:
-    # Babel's format_unit, with our decimal format: what `_with_unit` writes, the slow way.
-    return format_unit(value, unit, length=length, locale=locale(lang), format=_decimal_format(lang, digits))
-
-
-@lru_cache(maxsize=64)
-def _unit_pattern(lang: str, unit: str, length: str, digits: int, plural: str) -> str | None:
-    # Babel's own text for a number of this plural category, its number replaced by "{0}" (None: no
-    # sample number of that category here, and format_unit is called each time).
-    sample = next((v for v in (1, 0, 2, 1.5, 5, 1_000_000, 1_000_001, 0.5) if locale(lang).plural_form(v) == plural),
-                  None)
-    if sample is None:
-        return None
-    number = decimal(sample, lang, digits)
-    text = _babel_unit(sample, lang, unit, length, digits)
-    return text.replace(number, "{0}", 1) if number in text else None
-
-
-@lru_cache(maxsize=4096, typed=True)  # a view shows every field's value; most are unchanged (True is not 1)
-def input_text(value: float | int, lang: str) -> str:
-    """How a form field shows a preset: grouped, as many decimals as the value has (round-trips)."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, int) or float(value).is_integer():
-        if abs(value) >= 1e15:  # more digits than Babel's default context quantizes (a link's 10^99)
-            return write(Decimal(repr(value) if isinstance(value, float) else value), lang)
-        return format_decimal(int(value), locale=locale(lang))
-    return decimal(value, lang, digits=6)
-
-
-@lru_cache(maxsize=4096)  # a form sends every field on each input; most are unchanged
-def parse(text: str, lang: str, whole: bool = False) -> int | float:
-    """Read a number typed in `lang`'s way, or a link's value with `lang` = `NEUTRAL`; raise `NotANumber`.
-
-    Accepts the locale's decimal and group symbols, spaces, no-break and narrow no-break spaces as
-    group separators, leading and trailing blanks, and `1.5` for 1,5 where a dot cannot be a group
-    separator (`1.5` in Danish has no group of three). Refused: exponents, words and empty text;
-    `1.500` where the dot is not the locale's group symbol (`AmbiguousNumber`: 1 500 or 1,5?); with
-    `whole`, any decimal that is not zero (`NotAWholeNumber`, decided on the digits, not on a float:
-    `63,9999999999999999` is no 64); a number no float holds (`NumberTooLarge`).
+    The `NEUTRAL` form only reads (`parse`, `read`): it writes nothing and never loads a Babel locale.
+    Formatting and parsing are pure and a recomputed widget repeats most values, so the methods keep
+    their results; an instance lives as long as the process, so its caches hold nothing else alive.
     """
-    number = read(text, lang)
-    if whole and number != number.to_integral_value():
-        raise NotAWholeNumber(text)
-    return _to_python(number, text)
 
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
 
-def read(text: str, lang: str) -> Decimal:
-    """The exact value of `text` as `parse` reads it (every digit kept), before any check of its size."""
-    text = text.strip()
-    if text.isascii() and text.isdigit():  # what readers mostly type; the same value in every locale
-        return Decimal(text)
-    if lang == NEUTRAL:
-        if not NEUTRAL_NUMBER.fullmatch(text):
+    @cached_property
+    def locale(self) -> Locale:
+        """The Babel `Locale` of this language, parsed once (Babel re-parses a string on every call)."""
+        return Locale.parse(self.lang)
+
+    @cached_property
+    def symbols(self) -> dict[str, str]:
+        """The locale's number symbols in Latin digits (`group`, `decimal`, ...)."""
+        return self.locale.number_symbols["latn"]
+
+    @lru_cache(maxsize=64)
+    def _pattern(self, kind: str, digits: int) -> NumberPattern:
+        # The locale's CLDR pattern (decimal or percent) with at most `digits` decimals, parsed once.
+        formats = self.locale.decimal_formats if kind == "decimal" else self.locale.percent_formats
+        pattern = parse_pattern(formats[None].pattern)
+        pattern.frac_prec = (0, digits)
+        return pattern
+
+    @lru_cache(maxsize=4096)
+    def decimal(self, value: float | int, digits: int = 2) -> str:
+        """A plain number, grouped per CLDR, with at most `digits` decimals (`1.234,5`, `1 234,5`)."""
+        return self._pattern("decimal", digits).apply(value, self.locale)
+
+    @lru_cache(maxsize=4096)
+    def percent(self, ratio: float, digits: int = 1) -> str:
+        """A ratio as a CLDR percentage with at most `digits` decimals (`52,8 %`, `52,8 %`)."""
+        return self._pattern("percent", digits).apply(ratio, self.locale)
+
+    @lru_cache(maxsize=4096)
+    def gigabytes(self, value: float) -> str:
+        """Gigabytes with CLDR's short unit (`768 GB`, `768 Go`), one decimal below 100 GB."""
+        digits = 0 if abs(value) >= 100 else 1
+        return self._with_unit(round(value, digits), "digital-gigabyte", "short", digits)
+
+    @lru_cache(maxsize=4096)
+    def byte_count(self, value: int) -> str:
+        """Bytes in kilobytes with CLDR's short unit (`516,1 kB`, `516,1 ko`): "B" reads as billions next to "405B"."""
+        return self._with_unit(round(value / 1000, 1), "digital-kilobyte", "short", 1)
+
+    @lru_cache(maxsize=4096)
+    def days(self, value: float) -> str:
+        """A duration in whole days with CLDR's long unit (`130 dage`, `130 jours`)."""
+        return self._with_unit(round(value), "duration-day", "long", 0)
+
+    def _with_unit(self, value: float, unit: str, length: str, digits: int) -> str:
+        # What Babel's format_unit writes with the format `decimal_format(digits)`: the unit's CLDR
+        # pattern for the value's plural category around the number (tests/widgets/test_numbers.py holds
+        # them equal). format_unit searches every unit of the locale on each call: a fifth of a view's time.
+        pattern = self._unit_pattern(unit, length, digits, self.locale.plural_form(value))
+        if pattern is None:
+            return self._babel_unit(value, unit, length, digits)
+        return pattern.replace("{0}", self.decimal(value, digits))
+
+    def _babel_unit(self, value: float, unit: str, length: str, digits: int) -> str:
+        # Babel's format_unit, with our decimal format: what `_with_unit` writes, the slow way.
+        return format_unit(value, unit, length=length, locale=self.locale, format=self.decimal_format(digits))
+
+    @lru_cache(maxsize=64)
+    def _unit_pattern(self, unit: str, length: str, digits: int, plural: str) -> str | None:
+        # Babel's own text for a number of this plural category, its number replaced by "{0}" (None: no
+        # sample number of that category here, and format_unit is called each time).
+        sample = next((v for v in (1, 0, 2, 1.5, 5, 1_000_000, 1_000_001, 0.5) if self.locale.plural_form(v) == plural),
+                      None)
+        if sample is None:
+            return None
+        number = self.decimal(sample, digits)
+        text = self._babel_unit(sample, unit, length, digits)
+        return text.replace(number, "{0}", 1) if number in text else None
+
+    @lru_cache(maxsize=16)
+    def decimal_format(self, digits: int) -> str:
+        """The locale's decimal pattern with at most `digits` decimals, as Babel's `format=` takes it."""
+        pattern = self.locale.decimal_formats[None].pattern
+        return pattern.split(".")[0] + ("." + "#" * digits if digits else "")
+
+    @lru_cache(maxsize=4096, typed=True)  # a view shows every field's value; most are unchanged (True is not 1)
+    def input_text(self, value: float | int) -> str:
+        """How a form field shows a preset: grouped, as many decimals as the value has (round-trips)."""
+        if isinstance(value, bool):
+            return str(value).lower()
+        if isinstance(value, int) or float(value).is_integer():
+            if abs(value) >= 1e15:  # more digits than Babel's default context quantizes (a link's 10^99)
+                return self.write(Decimal(repr(value) if isinstance(value, float) else value))
+            return format_decimal(int(value), locale=self.locale)
+        return self.decimal(value, digits=6)
+
+    @lru_cache(maxsize=4096)  # a form sends every field on each input; most are unchanged
+    def parse(self, text: str, whole: bool = False) -> int | float:
+        """Read a number typed in this language's way, or a link's value in the `NEUTRAL` form; raise `NotANumber`.
+
+        Accepts the locale's decimal and group symbols, spaces, no-break and narrow no-break spaces as
+        group separators, leading and trailing blanks, and `1.5` for 1,5 where a dot cannot be a group
+        separator (`1.5` in Danish has no group of three). Refused: exponents, words and empty text;
+        `1.500` where the dot is not the locale's group symbol (`AmbiguousNumber`: 1 500 or 1,5?); with
+        `whole`, any decimal that is not zero (`NotAWholeNumber`, decided on the digits, not on a float:
+        `63,9999999999999999` is no 64); a number no float holds (`NumberTooLarge`).
+        """
+        number = self.read(text)
+        if whole and number != number.to_integral_value():
+            raise NotAWholeNumber(text)
+        return _to_python(number, text)
+
+    def read(self, text: str) -> Decimal:
+        """The exact value of `text` as `parse` reads it (every digit kept), before any check of its size."""
+        text = text.strip()
+        if text.isascii() and text.isdigit():  # what readers mostly type; the same value in every locale
+            return Decimal(text)
+        if self.lang == NEUTRAL:
+            if not NEUTRAL_NUMBER.fullmatch(text):
+                raise NotANumber(text)
+            return Decimal(text)
+        if not NUMBER_CHARS.fullmatch(text):
             raise NotANumber(text)
-        return Decimal(text)
-    if not NUMBER_CHARS.fullmatch(text):
+        foreign = FOREIGN_GROUPED.fullmatch(text)
+        if foreign and foreign[1] not in (self.symbols["group"], self.symbols["decimal"]):
+            raise AmbiguousNumber(text, Decimal(text.replace(foreign[1], "")), Decimal(text.replace(foreign[1], ".")))
+        normalized = BLANKS.sub(self.symbols["group"], text)
+        try:
+            return parse_decimal(normalized, locale=self.locale, strict=True)
+        except NumberFormatError:
+            return self._foreign_decimal(text)
+        except InvalidOperation:  # Babel's strict check re-formats the number: too many digits for its context
+            return parse_decimal(normalized, locale=self.locale)
+
+    def parse_share(self, text: str, whole: bool = False) -> float:
+        """Read a share as people type it: `70 %`, `70%`, `70` (above 1: a percentage) or `0,7`."""
+        stripped = PERCENT_SIGN.sub("", text.strip())
+        value = self.parse(stripped, whole)
+        if stripped != text.strip() or value > 1:
+            value = float(Decimal(str(value)) / 100)
+        return float(value)
+
+    def parse_tokens(self, text: str, whole: bool = False) -> int | float:
+        """Read a token count: a number, or thousands of tokens with a k (`128k` = 131.072, `1,5k` = 1.536)."""
+        stripped = KILO_SUFFIX.sub("", text.strip())
+        if stripped == text.strip():
+            return self.parse(text, whole)
+        number = self.read(stripped) * KILO_TOKENS
+        if whole and number != number.to_integral_value():
+            raise NotAWholeNumber(text)
+        return _to_python(number, text)
+
+    def rewrite(self, text: str, form: str) -> str:
+        """`text` read in `form` (a language or `NEUTRAL`) as this language writes it, every digit kept
+        (`32.768` from a link reads `32,768` on a Danish page); text that is no number there comes back as it is."""
+        stripped = text.strip()
+        suffix = PERCENT_SIGN.search(stripped) or KILO_SUFFIX.search(stripped)
+        try:
+            number = of(form).read(stripped[: suffix.start()] if suffix else stripped)
+        except NotANumber:
+            return text
+        return self.write(number) + (suffix[0] if suffix else "")
+
+    def write(self, number: Decimal) -> str:
+        """An exact number as this language writes it, grouped per CLDR, every digit kept (no rounding)."""
+        with localcontext() as context:  # as many digits as the number has: Babel quantizes in the context
+            context.prec = len(number.as_tuple().digits) + max(0, number.as_tuple().exponent) + 30
+            context.Emax = MAX_EMAX
+            return format_decimal(number, locale=self.locale, decimal_quantization=False)
+
+    def share_text(self, value: float) -> str:
+        """How a form field shows a share: a percentage with as many decimals as it needs (`70 %`, `21,5 %`)."""
+        return self.percent(value, 4)
+
+    def _foreign_decimal(self, text: str) -> Decimal:
+        # "1.5" where the locale's decimal symbol is a comma (and "1.5" in Danish, where no group of three
+        # follows the dot): read as a decimal only with one such separator, no other and no blank. Before
+        # exactly three digits it was refused already, where it is not the locale's group (FOREIGN_GROUPED).
+        decimal = self.symbols["decimal"]
+        for separator, other in ((".", ","), (",", ".")):
+            if separator != decimal and text.count(separator) == 1 and other not in text and not BLANKS.search(text):
+                try:
+                    return parse_decimal(text.replace(separator, decimal), locale=self.locale, strict=True)
+                except NumberFormatError:
+                    break
         raise NotANumber(text)
-    symbols = locale(lang).number_symbols["latn"]
-    foreign = FOREIGN_GROUPED.fullmatch(text)
-    if foreign and foreign[1] not in (symbols["group"], symbols["decimal"]):
-        raise AmbiguousNumber(text, Decimal(text.replace(foreign[1], "")), Decimal(text.replace(foreign[1], ".")))
-    normalized = BLANKS.sub(symbols["group"], text)
-    try:
-        return parse_decimal(normalized, locale=locale(lang), strict=True)
-    except NumberFormatError:
-        return _foreign_decimal(text, lang)
-    except InvalidOperation:  # Babel's strict check re-formats the number: too many digits for its context
-        return parse_decimal(normalized, locale=locale(lang))
-
-
-def parse_share(text: str, lang: str, whole: bool = False) -> float:
-    """Read a share as people type it: `70 %`, `70%`, `70` (above 1: a percentage) or `0,7`."""
-    stripped = PERCENT_SIGN.sub("", text.strip())
-    value = parse(stripped, lang, whole)
-    if stripped != text.strip() or value > 1:
-        value = float(Decimal(str(value)) / 100)
-    return float(value)
-
-
-def parse_tokens(text: str, lang: str, whole: bool = False) -> int | float:
-    """Read a token count: a number, or thousands of tokens with a k (`128k` = 131.072, `1,5k` = 1.536)."""
-    stripped = KILO_SUFFIX.sub("", text.strip())
-    if stripped == text.strip():
-        return parse(text, lang, whole)
-    number = read(stripped, lang) * KILO_TOKENS
-    if whole and number != number.to_integral_value():
-        raise NotAWholeNumber(text)
-    return _to_python(number, text)
-
-
-def rewrite(text: str, form: str, lang: str) -> str:
-    """`text` read in `form` (a language or `NEUTRAL`) as `lang` writes it, every digit kept (`32.768`
-    from a link reads `32,768` on a Danish page); text that is no number there comes back as it is."""
-    stripped = text.strip()
-    suffix = PERCENT_SIGN.search(stripped) or KILO_SUFFIX.search(stripped)
-    try:
-        number = read(stripped[: suffix.start()] if suffix else stripped, form)
-    except NotANumber:
-        return text
-    return write(number, lang) + (suffix[0] if suffix else "")
-
-
-def write(number: Decimal, lang: str) -> str:
-    """An exact number as `lang` writes it, grouped per CLDR, every digit kept (no rounding)."""
-    with localcontext() as context:  # as many digits as the number has: Babel quantizes in the context
-        context.prec = len(number.as_tuple().digits) + max(0, number.as_tuple().exponent) + 30
-        context.Emax = MAX_EMAX
-        return format_decimal(number, locale=locale(lang), decimal_quantization=False)
-
-
-def share_text(value: float, lang: str) -> str:
-    """How a form field shows a share: a percentage with as many decimals as it needs (`70 %`, `21,5 %`)."""
-    return percent(value, lang, 4)
 
 
 def neutral(value: float | int) -> str:
@@ -247,20 +273,6 @@ def neutral(value: float | int) -> str:
     return format(Decimal(repr(float(value))), "f")
 
 
-def _foreign_decimal(text: str, lang: str) -> Decimal:
-    # "1.5" where the locale's decimal symbol is a comma (and "1.5" in Danish, where no group of three
-    # follows the dot): read as a decimal only with one such separator, no other and no blank. Before
-    # exactly three digits it was refused already, where it is not the locale's group (FOREIGN_GROUPED).
-    decimal = locale(lang).number_symbols["latn"]["decimal"]
-    for separator, other in ((".", ","), (",", ".")):
-        if separator != decimal and text.count(separator) == 1 and other not in text and not BLANKS.search(text):
-            try:
-                return parse_decimal(text.replace(separator, decimal), locale=locale(lang), strict=True)
-            except NumberFormatError:
-                break
-    raise NotANumber(text)
-
-
 def _to_python(number: Decimal, text: str) -> int | float:
     result = float(number)  # Decimal arithmetic is slow under Pyodide; one conversion is not
     if math.isinf(result):  # more digits than a float holds: a number, too large for any field
@@ -268,9 +280,3 @@ def _to_python(number: Decimal, text: str) -> int | float:
     if not math.isfinite(result):
         raise NotANumber(text)
     return int(result) if result.is_integer() and abs(result) < 1e15 else result
-
-
-@lru_cache(maxsize=16)
-def _decimal_format(lang: str, digits: int) -> str:
-    pattern = locale(lang).decimal_formats[None].pattern
-    return pattern.split(".")[0] + ("." + "#" * digits if digits else "")

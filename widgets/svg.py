@@ -19,21 +19,21 @@ from html import escape
 from typing import Any
 
 import calculators
-from widgets import numbers, strings
-from widgets.messages import text
+from widgets import strings
+from widgets.locale import PageLocale
 
 WIDTH, BAR_HEIGHT = 400, 28
 CHAR_WIDTH = 7.0  # an upper estimate of one character of 12 px system-ui text, for placing labels
 ROW = 15  # between the baselines of two rows of 12 px labels
 
 
-def figure(name: str, result: dict[str, Any], lang: str) -> str:
+def figure(name: str, result: dict[str, Any], loc: PageLocale) -> str:
     """The SVG for a calculator's result (the `figure` its spec names), or "" when it has none."""
     drawn = calculators.CALCULATORS[name]["figure"]
     if drawn == "vram_bar":
-        return vram_bar(result["values"], lang)
+        return vram_bar(result["values"], loc)
     if drawn == "scaling_chart":
-        return scaling_chart(result["values"], lang)
+        return scaling_chart(result["values"], loc)
     return ""
 
 
@@ -93,7 +93,7 @@ def _legend(items: tuple[tuple[str, str], ...], y: float, swatch: str) -> tuple[
     return tuple(body), y
 
 
-def vram_bar(values: dict[str, Any], lang: str) -> str:
+def vram_bar(values: dict[str, Any], loc: PageLocale) -> str:
     """A stacked bar: weights, KV cache for the target, runtime overhead, free, and what is over capacity.
 
     Lines mark 60 and 70 % of the VRAM (the rule) and, when the load is over, the VRAM itself.
@@ -112,9 +112,9 @@ def vram_bar(values: dict[str, Any], lang: str) -> str:
         if w > 0:
             body.append(f'<rect class="kw-svg__{cls}" x="{x:.1f}" y="{top}" width="{w:.1f}" height="{BAR_HEIGHT}"/>')
             x += w
-    marks = [(vram * share * scale, numbers.percent(share, lang)) for share in (0.6, 0.7)]
+    marks = [(vram * share * scale, loc.numbers.percent(share)) for share in (0.6, 0.7)]
     if over > 0:
-        marks.append((vram * scale, numbers.gigabytes(vram, lang)))
+        marks.append((vram * scale, loc.numbers.gigabytes(vram)))
     for lx, _ in marks:
         cls = "kw-svg__limit" if lx == vram * scale and over > 0 else "kw-svg__rule"
         body.append(f'<line class="{cls}" x1="{lx:.1f}" x2="{lx:.1f}" y1="{top - 4}" y2="{top + BAR_HEIGHT + 4}"/>')
@@ -122,7 +122,7 @@ def vram_bar(values: dict[str, Any], lang: str) -> str:
     placed = _place(tuple(marks), (top - 5, top + BAR_HEIGHT + 15))
     body += [_label(px, py, label, anchor) for px, py, label, anchor in placed]
     bottom = max(top + BAR_HEIGHT, *(py for _, py, _, _ in placed))
-    items = tuple((cls, text(lang, strings.UI[msg])) for cls, msg in (
+    items = tuple((cls, loc.text(strings.UI[msg])) for cls, msg in (
         ("weights", "legend_weights"), ("kv", "legend_kv"), ("overhead", "legend_overhead"),
         ("free", "legend_free"), ("over", "legend_over")) if cls != "over" or over > 0)
     legend, last = _legend(items, bottom + ROW + 8, "rect")
@@ -132,12 +132,12 @@ def vram_bar(values: dict[str, Any], lang: str) -> str:
         gb |= {"kv_room_gb": kv, "over_gb": over}
     else:
         gb |= {"free_gb": free}
-    title = text(lang, strings.UI["figure_vram_over" if over > 0 else "figure_vram"],
-                 **{name: numbers.gigabytes(size, lang) for name, size in gb.items()})
+    title = loc.text(strings.UI["figure_vram_over" if over > 0 else "figure_vram"],
+                     **{name: loc.numbers.gigabytes(size) for name, size in gb.items()})
     return _svg(WIDTH, last + 6, title, body)
 
 
-def scaling_chart(values: dict[str, Any], lang: str) -> str:
+def scaling_chart(values: dict[str, Any], loc: PageLocale) -> str:
     """Efficiency against GPU count (log scale): PCIe inside one box, then two nodes over each fabric,
     and the reader's own configuration marked."""
     series = values["series"]
@@ -153,18 +153,18 @@ def scaling_chart(values: dict[str, Any], lang: str) -> str:
     def y(eff: float) -> float:
         return top + plot_h * (1 - min(max(eff, 0.0), 1.0))
 
-    body = [_label(0, 12, text(lang, strings.UI["axis_efficiency"]), "start")]
+    body = [_label(0, 12, loc.text(strings.UI["axis_efficiency"]), "start")]
     for tick in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
         cls = "kw-svg__rule" if tick == 0.6 else "kw-svg__grid"
         body.append(f'<line class="{cls}" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>')
-        body.append(_label(left - 5, y(tick) + 4, numbers.percent(tick, lang, 0), "end"))
+        body.append(_label(left - 5, y(tick) + 4, loc.numbers.percent(tick, 0), "end"))
     last_right = -1e9
     for g in counts:  # a tick label only where it has room; the reader's count is labelled by its marker
-        label = numbers.decimal(g, lang, 0)
+        label = loc.numbers.decimal(g, 0)
         if x(g) - text_width(label) / 2 >= last_right + 6:
             body.append(_label(x(g), top + plot_h + 16, label))
             last_right = x(g) + text_width(label) / 2
-    body.append(_label(left + plot_w / 2, top + plot_h + 32, text(lang, strings.UI["axis_gpus"])))
+    body.append(_label(left + plot_w / 2, top + plot_h + 32, loc.text(strings.UI["axis_gpus"])))
     fabrics: dict[str, list[dict[str, Any]]] = {}
     for row in series:
         fabrics.setdefault(row["fabric"], []).append(row)
@@ -176,12 +176,12 @@ def scaling_chart(values: dict[str, Any], lang: str) -> str:
                         f'cy="{y(r["efficiency"]):.1f}" r="3"/>')
     # The reader's configuration: a ring and a label above it (below it near the top of the plot).
     mx, my = x(yours_gpus), y(yours_eff)
-    label = text(lang, strings.UI["your_configuration"])
+    label = loc.text(strings.UI["your_configuration"])
     ly = my - 12 if my - 12 > top + 4 else my + 20
     anchor = "end" if mx + text_width(label) / 2 > WIDTH else "middle"
     body.append(f'<circle class="kw-svg__yours" cx="{mx:.1f}" cy="{my:.1f}" r="7"/>')
     body.append(_label(mx, ly, label, anchor, "kw-svg__label kw-svg__label--yours"))
-    items = tuple((f"kw-svg__series--{i}", text(lang, strings.CHOICES[fabric])) for i, fabric in enumerate(fabrics))
+    items = tuple((f"kw-svg__series--{i}", loc.text(strings.CHOICES[fabric])) for i, fabric in enumerate(fabrics))
     legend, last = _legend(items, top + plot_h + 54, "line")
     body += legend
-    return _svg(WIDTH, last + 6, text(lang, strings.UI["figure_scaling"]), body)
+    return _svg(WIDTH, last + 6, loc.text(strings.UI["figure_scaling"]), body)

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import calculators
 from widgets import links, markup, numbers, strings, svg, tables
-from widgets.formats import DIGITS, format_kind
-from widgets.messages import plural_text, text
+from widgets.locale import DIGITS, PageLocale, locale_of
 
 if TYPE_CHECKING:
     from widgets.protocol import View, ViewFailure
@@ -27,7 +26,7 @@ SPECS = calculators.CALCULATORS
 RANGES = {r["name"]: r for calc in SPECS.values() for r in calc["ranges"]}
 NUMERIC = {"int", "float"}
 # Typed text by unit: a share as "70 %", "70" or "0,7"; a token count as "128k" too.
-PARSERS = {"ratio": numbers.parse_share, "tokens": numbers.parse_tokens}
+PARSERS = {"ratio": numbers.Numbers.parse_share, "tokens": numbers.Numbers.parse_tokens}
 # Suggested values of a field by unit (a <datalist>): the usual context lengths, 4k to 128k tokens.
 PRESETS = {"tokens": (4096, 8192, 32768, 131072)}
 # Looked up on every keystroke: each calculator's input specs by name, and every output spec by name.
@@ -45,28 +44,19 @@ BARE = frozenset({"tp_degree", "pp_degree", "dp_degree", "max_concurrency_low"})
 SUBJECT_CHOICE = {"training_memory": "method", "scaling": "parallelism", "decision": "workload"}
 
 
-def choice_label(field: str, choice: str, lang: str) -> str:
-    """The text of one option of a choice field (catalogue product names stay as they are)."""
-    if field == "model" and choice in calculators.MODELS:
-        return calculators.MODELS[choice]["name"]
-    if field in ("gpu", "sxm_gpu") and choice in calculators.GPUS:
-        return calculators.GPUS[choice]["name"]
-    msgid = strings.CHOICES.get(f"{field}:{choice}") or strings.CHOICES[choice]
-    return text(lang, msgid)
-
-
-def input_value_text(field: dict[str, Any], value: Any, lang: str) -> str:
+def input_value_text(field: dict[str, Any], value: Any, loc: PageLocale) -> str:
     """How a form field shows a value: localized number (a share as a percentage), or the choice id."""
-    if field["type"] in NUMERIC and field["unit"] == "ratio":
-        return numbers.share_text(value, lang)
     if field["type"] in NUMERIC:
-        return numbers.input_text(value, lang)
-    if field["type"] == "bool":
-        return "true" if value else "false"
-    return str(value)
+        return loc.numbers.share_text(value) if field["unit"] == "ratio" else loc.numbers.input_text(value)
+    return _plain_text(field, value)
 
 
-def parse_inputs(name: str, raw: dict[str, Any], lang: str,
+def _plain_text(field: dict[str, Any], value: Any) -> str:
+    # A choice's id or a checkbox's state: written the same on every page and in links.
+    return ("true" if value else "false") if field["type"] == "bool" else str(value)
+
+
+def parse_inputs(name: str, raw: dict[str, Any], loc: PageLocale,
                  forms: dict[str, str] | None = None) -> tuple[dict[str, Any], dict[str, dict]]:
     """Turn typed text into calculator inputs; return (inputs, errors by field).
 
@@ -89,8 +79,9 @@ def parse_inputs(name: str, raw: dict[str, Any], lang: str,
                 errors[key] = {"code": "required", "params": {}}
                 continue
             try:
-                parser = PARSERS.get(field["unit"], numbers.parse)
-                inputs[key] = parser(value, forms.get(key, lang), field["type"] == "int")
+                parser = PARSERS.get(field["unit"], numbers.Numbers.parse)
+                reader = numbers.of(forms[key]) if key in forms else loc.numbers
+                inputs[key] = parser(reader, value, field["type"] == "int")
             except numbers.NotANumber as problem:
                 errors[key] = number_error(field, problem)
         elif field["type"] == "bool":
@@ -112,66 +103,51 @@ def number_error(field: dict[str, Any], problem: numbers.NotANumber) -> dict[str
     return {"code": problem.code, "params": {}}
 
 
-def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], lang: str) -> str:
+def error_text(field: dict[str, Any] | None, code: str, params: dict[str, Any], loc: PageLocale) -> str:
     """The catalog's message for an error code, its numbers localized."""
     msgid = strings.ERRORS.get(code, strings.ERRORS["internal_error"])
     # The example is the field's own default: a whole number for an integer field, a percentage for a share.
-    fmt = {"example": input_value_text(field, field["default"], lang) if field else numbers.input_text(1.5, lang)}
+    fmt = {"example": input_value_text(field, field["default"], loc) if field else loc.numbers.input_text(1.5)}
     for bound in ("min", "max"):
         if bound in params and field is not None:
-            fmt[bound] = input_value_text(field, params[bound], lang)
+            fmt[bound] = input_value_text(field, params[bound], loc)
     for reading in ("grouped", "decimal"):  # the two readings of ambiguous text, written the page's way
         if reading in params:
-            fmt[reading] = numbers.write(params[reading], lang)
-    return text(lang, msgid, **{k: v for k, v in fmt.items() if "{" + k + "}" in msgid})
+            fmt[reading] = loc.numbers.write(params[reading])
+    return loc.text(msgid, **{k: v for k, v in fmt.items() if "{" + k + "}" in msgid})
 
 
-def format_value(name: str, value: Any, values: dict[str, Any], lang: str) -> str:
+def format_value(name: str, value: Any, values: dict[str, Any], loc: PageLocale) -> str:
     """Format one output value for display, by its kind and unit in the calculator's spec."""
     if name in RANGES:
         low, high = values[RANGES[name]["low"]], values[RANGES[name]["high"]]
         if RANGES[name]["kind"] == "ratio":
             # Rounded outwards to 0.1 %, so that a low end under a line never reads as on it (0.5995: 59.9 %).
             low, high = math.floor(low * 1000 + 1e-9) / 1000, math.ceil(high * 1000 - 1e-9) / 1000
-            return text(lang, strings.UNITS["range"], low=numbers.percent(low, lang), high=numbers.percent(high, lang))
+            return loc.text(strings.UNITS["range"], low=loc.numbers.percent(low), high=loc.numbers.percent(high))
         if RANGES[name]["kind"] == "float":  # in the unit of its outputs
             unit = OUTPUTS[RANGES[name]["low"]]["unit"]
             digits = DIGITS.get(unit, 2)
-            span = text(lang, strings.UNITS["range"], low=numbers.decimal(low, lang, digits),
-                        high=numbers.decimal(high, lang, digits))
-            return text(lang, strings.UNITS[unit], value=span)
+            span = loc.text(strings.UNITS["range"], low=loc.numbers.decimal(low, digits),
+                            high=loc.numbers.decimal(high, digits))
+            return loc.text(strings.UNITS[unit], value=span)
         if low == high:
-            return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(low, lang, 1))
-        return text(lang, strings.UNITS["multiplier_range"],
-                    low=numbers.decimal(low, lang, 1), high=numbers.decimal(high, lang, 1))
-    return format_kind(OUTPUTS[name]["kind"], OUTPUTS[name]["unit"], value, lang)
+            return loc.text(strings.UNITS["multiplier"], value=loc.numbers.decimal(low, 1))
+        return loc.text(strings.UNITS["multiplier_range"],
+                        low=loc.numbers.decimal(low, 1), high=loc.numbers.decimal(high, 1))
+    return loc.formatted(OUTPUTS[name]["kind"], OUTPUTS[name]["unit"], value)
 
 
-
-
-
-
-def say(lang: str, msgid: str | strings.Plural, fill: Callable[[str, bool], str],
+def say(loc: PageLocale, msgid: str | strings.Plural, fill: Callable[[str, bool], str],
         number: Callable[[str], float] | None = None) -> str:
-    """A whole sentence of the catalog in `lang`, each placeholder written by `fill(name, bare)`; a plural
+    """A whole sentence of `loc`'s catalog, each placeholder written by `fill(name, bare)`; a plural
     sentence (`strings.NP_`) in the form the number of its count (`number(name)`) takes, that count bare."""
     if isinstance(msgid, strings.Plural):
         names = {*_placeholders(msgid.singular), *_placeholders(msgid.plural)}
         fmt = {name: fill(name, name == msgid.count or name in BARE) for name in names}
         count = number(msgid.count) if number else 0
-        return plural_text(lang, msgid, round(count), **fmt)
-    return text(lang, msgid, **{name: fill(name, name in BARE) for name in _placeholders(msgid)})
-
-
-def quantity(unit: str | None, value: float, lang: str, bare: bool = False) -> str:
-    """A number in a sentence: a counted one with its noun in the form its number takes ("1 node",
-    "32 requests") unless `bare`, a rate with its unit, any other number as it is."""
-    if unit in strings.COUNTED:
-        return numbers.decimal(value, lang, 0) if bare else format_kind("count", unit, value, lang)
-    digits = 0 if float(value).is_integer() or abs(value) >= 10 else 1
-    if unit in strings.UNITS:
-        return text(lang, strings.UNITS[unit], value=numbers.decimal(value, lang, digits))
-    return numbers.decimal(value, lang, digits)
+        return loc.plural_text(msgid, round(count), **fmt)
+    return loc.text(msgid, **{name: fill(name, name in BARE) for name in _placeholders(msgid)})
 
 
 def explanation_key(name: str, result: dict[str, Any]) -> tuple[str, str]:
@@ -186,25 +162,25 @@ def explanation_key(name: str, result: dict[str, Any]) -> tuple[str, str]:
     return name, verdict
 
 
-def explanation(name: str, result: dict[str, Any], lang: str) -> str:
+def explanation(name: str, result: dict[str, Any], loc: PageLocale) -> str:
     """One or two whole sentences that say why the verdict is what it is, from the values."""
     values, inputs = result["values"], result["inputs"]
 
     def fill(field: str, bare: bool) -> str:
         if field == "weights_limit":
-            return numbers.percent(inputs["weights_limit"], lang)
+            return loc.numbers.percent(inputs["weights_limit"])
         if field in RANGES:
-            return format_value(field, None, values, lang)
+            return format_value(field, None, values, loc)
         value = values[field] if field in values else inputs[field]  # what the calculator used, else as typed
         if UNIT_OF.get(field) in strings.COUNTED:
-            return quantity(UNIT_OF[field], value, lang, bare)
+            return loc.quantity(UNIT_OF[field], value, bare)
         if field == "cluster_failure_rate":
-            return numbers.decimal(value, lang, 1)
+            return loc.numbers.decimal(value, 1)
         if field in values:
-            return format_value(field, value, values, lang)
-        return numbers.decimal(value, lang, 2)
+            return format_value(field, value, values, loc)
+        return loc.numbers.decimal(value, 2)
 
-    return say(lang, strings.EXPLANATIONS[explanation_key(name, result)], fill,
+    return say(loc, strings.EXPLANATIONS[explanation_key(name, result)], fill,
                lambda field: values[field] if field in values else inputs[field])
 
 
@@ -213,50 +189,50 @@ def _placeholders(msgid: str) -> tuple[str, ...]:
     return tuple(f for _, f, _, _ in string.Formatter().parse(msgid) if f)
 
 
-def note_text(note: dict[str, Any], lang: str) -> str:
+def note_text(note: dict[str, Any], loc: PageLocale) -> str:
     """A note's sentence, its placeholders the note's parameters, written by their unit."""
     params = note["params"]
 
     def fill(name: str, bare: bool) -> str:
-        return quantity(PARAM_UNITS.get(name) or UNIT_OF.get(name), params[name], lang, bare)
+        return loc.quantity(PARAM_UNITS.get(name) or UNIT_OF.get(name), params[name], bare)
 
-    return say(lang, strings.NOTES[note["code"]], fill, params.__getitem__)
+    return say(loc, strings.NOTES[note["code"]], fill, params.__getitem__)
 
 
-def node_text(inputs: dict[str, Any], lang: str) -> str:
+def node_text(inputs: dict[str, Any], loc: PageLocale) -> str:
     """The reader's node in words: "8 × RTX Pro 6000 Blackwell (768 GB)"."""
     gpu = calculators.GPUS[inputs["gpu"]]
-    return text(lang, strings.UNITS["node"], gpus=numbers.decimal(inputs["gpus"], lang, 0), gpu=gpu["name"],
-                memory=numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"], lang))
+    return loc.text(strings.UNITS["node"], gpus=loc.numbers.decimal(inputs["gpus"], 0), gpu=gpu["name"],
+                    memory=loc.numbers.gigabytes(inputs["gpus"] * gpu["memory_gb"]))
 
 
-def model_text(inputs: dict[str, Any], lang: str) -> str:
+def model_text(inputs: dict[str, Any], loc: PageLocale) -> str:
     """The model by its name, or a custom model by its size ("a 70B model")."""
     if inputs["model"] == "custom":
-        return text(lang, strings.UNITS["custom_model_size"], value=numbers.decimal(inputs["params_b"], lang, 1))
-    return choice_label("model", inputs["model"], lang)
+        return loc.text(strings.UNITS["custom_model_size"], value=loc.numbers.decimal(inputs["params_b"], 1))
+    return loc.choice("model", inputs["model"])
 
 
-def trace(result: dict[str, Any], lang: str) -> list[dict[str, str]]:
+def trace(result: dict[str, Any], loc: PageLocale) -> list[dict[str, str]]:
     """The decision flow's steps, each question (naming the reader's node and load) with its answer."""
     rows = []
     inputs = result["inputs"]
 
     def fill(field: str, bare: bool) -> str:
-        return node_text(inputs, lang) if field == "node" else quantity(UNIT_OF.get(field), inputs[field], lang, bare)
+        return node_text(inputs, loc) if field == "node" else loc.quantity(UNIT_OF.get(field), inputs[field], bare)
 
     for step in result["values"].get("trace", []):
         answer = strings.UI["answer_yes" if step["answer"] else "answer_no"]
-        rows.append({"step": numbers.decimal(step["step"], lang, 0),
-                     "question": say(lang, strings.QUESTIONS[step["question"]], fill, inputs.__getitem__),
-                     "answer": text(lang, answer)})
+        rows.append({"step": loc.numbers.decimal(step["step"], 0),
+                     "question": say(loc, strings.QUESTIONS[step["question"]], fill, inputs.__getitem__),
+                     "answer": loc.text(answer)})
     return rows
 
 
 def neutral_inputs(name: str, inputs: dict[str, Any]) -> dict[str, str]:
     """The inputs in the locale-neutral form of links (`0.7`, `32768`, choice ids), any page language reads."""
     fields = FIELDS.get(name, {})
-    return {key: numbers.neutral(value) if fields[key]["type"] in NUMERIC else input_value_text(fields[key], value, "")
+    return {key: numbers.neutral(value) if fields[key]["type"] in NUMERIC else _plain_text(fields[key], value)
             for key, value in inputs.items() if key in fields}
 
 
@@ -283,7 +259,7 @@ def _conflicts(shown: dict[str, Any], inputs: dict[str, Any]) -> dict[str, dict]
             if key not in shown["disabled"] and inputs.get(key) in off}
 
 
-def subject(name: str, result: dict[str, Any], lang: str) -> str:
+def subject(name: str, result: dict[str, Any], loc: PageLocale) -> str:
     """What the verdict answers, a noun phrase: the reader's load and hardware as the calculator used them
     (the node rate it computed, the GPUs rounded to whole nodes, the requests it served)."""
     values, inputs = result["values"], result["inputs"]
@@ -299,74 +275,77 @@ def subject(name: str, result: dict[str, Any], lang: str) -> str:
 
     def fill(field: str, bare: bool) -> str:
         if field == "node":
-            return node_text(inputs, lang)
+            return node_text(inputs, loc)
         if field == "model":
-            return model_text(inputs, lang)
+            return model_text(inputs, loc)
         if FIELDS[name].get(field, {}).get("type") == "choice":
-            return choice_label(field, inputs[field], lang)
+            return loc.choice(field, inputs[field])
         if UNIT_OF.get(field) in strings.COUNTED or field not in values:
-            return quantity(UNIT_OF.get(field), value_of(field), lang, bare)
-        return format_value(field, values[field], values, lang)
+            return loc.quantity(UNIT_OF.get(field), value_of(field), bare)
+        return format_value(field, values[field], values, loc)
 
-    return say(lang, msgid, fill, value_of)
+    return say(loc, msgid, fill, value_of)
 
 
 def view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any] | None = None) -> View | ViewFailure:
     """Everything a widget shows for these inputs in `lang`, as JSON-able data (`widgets/protocol.py`
-    describes it), a shared link's values (`link`, see `widgets/links.py`) laid over them. Never raises."""
+    describes it), a shared link's values (`link`, see `widgets/links.py`) laid over them. Never raises
+    for a language of the site (one with a compiled catalog)."""
+    loc = locale_of(lang)
     try:
-        return _view(name, raw_inputs, lang, link)
+        return _view(name, raw_inputs, loc, link)
     except Exception:  # noqa: BLE001 - a widget shows a message, the page never breaks
-        message = text(lang, strings.ERRORS["internal_error"])
+        message = loc.text(strings.ERRORS["internal_error"])
         return {"calculator": name, "lang": lang, "ok": False, "errors": {"": message}, "summary": message,
                 "first_error": "", "inputs": {}, "controls": {"disabled": [], "unavailable": {}}, "notices": []}
 
 
-def _view(name: str, raw_inputs: dict[str, Any], lang: str, link: dict[str, Any] | None = None) -> View | ViewFailure:
+def _view(name: str, raw_inputs: dict[str, Any], loc: PageLocale,
+          link: dict[str, Any] | None = None) -> View | ViewFailure:
     fields = FIELDS.get(name, {})
-    raw_inputs, forms, notices = links.merge(name, fields, raw_inputs, link, lang, choice_label)
-    inputs, parse_errors = parse_inputs(name, raw_inputs, lang, forms)
+    raw_inputs, forms, notices = links.merge(name, fields, raw_inputs, link, loc)
+    inputs, parse_errors = parse_inputs(name, raw_inputs, loc, forms)
     result = calculators.run(name, inputs)
     if result["ok"]:
         shown_controls = controls(name, result["inputs"])
         parse_errors = {**_conflicts(shown_controls, result["inputs"]), **parse_errors}
-    errors = {key: error_text(fields.get(key), err["code"], err["params"], lang) for key, err in parse_errors.items()}
+    errors = {key: error_text(fields.get(key), err["code"], err["params"], loc) for key, err in parse_errors.items()}
     if not result["ok"]:
         for err in result["errors"]:
             key = err["field"] or ""
             if key not in errors:
-                errors[key] = error_text(fields.get(key), err["code"], err["params"], lang)
+                errors[key] = error_text(fields.get(key), err["code"], err["params"], loc)
     if errors:
         # The result says which field to check (the first in the form's order); no value is computed.
         first = min(errors, key=lambda k: list(fields).index(k) if k in fields else -1)
         summary = errors[first] if first not in fields else \
-            text(lang, strings.UI["check_field"], field=text(lang, strings.LABELS[first]))
+            loc.text(strings.UI["check_field"], field=loc.label(first))
         # The fields stay usable (a custom model's fields open while it is the model chosen, whatever
         # their text; a field another one decides on stays enabled while that one is unreadable), and a
         # link's values show as this page writes them.
-        return {"calculator": name, "lang": lang, "ok": False, "errors": errors, "summary": summary,
+        return {"calculator": name, "lang": loc.lang, "ok": False, "errors": errors, "summary": summary,
                 "first_error": first, "controls": controls(name, inputs),
-                "inputs": links.shown(fields, raw_inputs, forms, inputs, lang, input_value_text), "notices": notices}
+                "inputs": links.shown(fields, raw_inputs, forms, inputs, loc, input_value_text), "notices": notices}
     values = result["values"]
-    verdict_text = format_kind("key", None, result["verdict"], lang) if result["verdict"] else ""
-    notes = [note_text(n, lang) for n in result["notes"] if n["code"] in strings.NOTES]
-    steps = trace(result, lang)
-    about = subject(name, result, lang)
-    figure = tables.figure(name, result, lang) or svg.figure(name, result, lang)
+    verdict_text = loc.formatted("key", None, result["verdict"]) if result["verdict"] else ""
+    notes = [note_text(n, loc) for n in result["notes"] if n["code"] in strings.NOTES]
+    steps = trace(result, loc)
+    about = subject(name, result, loc)
+    figure = tables.figure(name, result, loc) or svg.figure(name, result, loc)
     return {
         "calculator": name,
-        "lang": lang,
+        "lang": loc.lang,
         "ok": True,
-        "inputs": {key: input_value_text(fields[key], value, lang) for key, value in result["inputs"].items()},
-        "outputs": {key: format_value(key, values.get(key), values, lang) for key in SPECS[name]["shown"]},
+        "inputs": {key: input_value_text(fields[key], value, loc) for key, value in result["inputs"].items()},
+        "outputs": {key: format_value(key, values.get(key), values, loc) for key in SPECS[name]["shown"]},
         "verdict": result["verdict"],
         "verdict_text": verdict_text,
-        "explanation": explanation(name, result, lang),
+        "explanation": explanation(name, result, loc),
         "notes": notes,
         "trace": steps,
         # The HTML of the pieces that are more than a text, escaped; the page only places it.
         "html": {
-            "badge": markup.badge(text(lang, strings.UI["verdict_line_subject" if about else "verdict_line"]),
+            "badge": markup.badge(loc.text(strings.UI["verdict_line_subject" if about else "verdict_line"]),
                                   result["verdict"] or "", verdict_text, about),
             "notes": markup.items(notes),
             "trace": markup.trace_items(steps),

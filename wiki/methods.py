@@ -47,7 +47,7 @@ from mkdocs.utils import get_relative_url
 import calculators
 from calculators import reference as R
 from widgets import numbers, strings
-from widgets.messages import plural_text, text
+from widgets.locale import locale_of
 from wiki.problems import Problem
 from wiki.render import environment, one_block
 
@@ -126,8 +126,9 @@ def _number(value: Any) -> bool:
 
 def tex_number(value: float, lang: str, digits: int) -> str:
     """A number for a formula, written as `lang` writes it: `0{,}7`, `8\\,192` (TeX would space a bare comma)."""
-    symbols = numbers.locale(lang).number_symbols["latn"]
-    written = numbers.decimal(value, lang, digits)
+    loc = locale_of(lang)
+    symbols = loc.numbers.symbols
+    written = loc.numbers.decimal(value, digits)
     integer, _, fraction = written.partition(symbols["decimal"])
     integer = integer.replace(symbols["group"], "\\,")
     return integer + ("{" + symbols["decimal"] + "}" + fraction if fraction else "")
@@ -141,25 +142,26 @@ def _prose_percent(written: str, lang: str) -> str:
 
 def formatted(value: Any, fmt: str, digits: int, lang: str) -> str:
     """A constant in `lang`: one number, or a (low, high) pair as a range (`25–52 %`, `0,6–0,9`)."""
+    loc = locale_of(lang)
     if isinstance(value, (tuple, list)):
         low, high = value
         if fmt == "tex":
             raise PlaceholderError("a range cannot go into a formula: name its two ends ([0] and [1])")
         if fmt == "percent":
-            return _prose_percent(text(lang, strings.UNITS["range"], low=numbers.decimal(low * 100, lang, digits),
-                                       high=numbers.percent(high, lang, digits)), lang)
+            return _prose_percent(loc.text(strings.UNITS["range"], low=loc.numbers.decimal(low * 100, digits),
+                                           high=loc.numbers.percent(high, digits)), lang)
         if fmt == "times":
-            return text(lang, strings.UNITS["multiplier_range"], low=numbers.decimal(low, lang, digits),
-                        high=numbers.decimal(high, lang, digits))
-        return text(lang, strings.UNITS["range"], low=numbers.decimal(low, lang, digits),
-                    high=numbers.decimal(high, lang, digits))
+            return loc.text(strings.UNITS["multiplier_range"], low=loc.numbers.decimal(low, digits),
+                            high=loc.numbers.decimal(high, digits))
+        return loc.text(strings.UNITS["range"], low=loc.numbers.decimal(low, digits),
+                        high=loc.numbers.decimal(high, digits))
     if fmt == "percent":
-        return _prose_percent(numbers.percent(value, lang, digits), lang)
+        return _prose_percent(loc.numbers.percent(value, digits), lang)
     if fmt == "times":
-        return text(lang, strings.UNITS["multiplier"], value=numbers.decimal(value, lang, digits))
+        return loc.text(strings.UNITS["multiplier"], value=loc.numbers.decimal(value, digits))
     if fmt == "tex":
         return tex_number(value, lang, digits)
-    return numbers.decimal(value, lang, digits)
+    return loc.numbers.decimal(value, digits)
 
 
 def fill(expr: str, lang: str) -> str:
@@ -169,7 +171,7 @@ def fill(expr: str, lang: str) -> str:
         table, key = (strings.OUTPUTS, "OUTPUTS") if label["kind"] == "label" else (strings.VERDICTS, "VERDICTS")
         if label["name"] not in table:
             raise PlaceholderError(f"no widget {label['kind']} is called {label['name']!r} (widgets/strings.py {key})")
-        return str(escape(text(lang, table[label["name"]])))
+        return str(escape(locale_of(lang).text(table[label["name"]])))
     match = VALUE.fullmatch(expr)
     if not match:
         if expr in BLOCKS:
@@ -285,62 +287,67 @@ def _digits(value: float) -> int:
 
 def _reference_number(value: float, lang: str, exact: bool = False) -> str:
     """A reference's number in `lang`: exactly as published (`exact`) or to about four digits."""
+    loc = locale_of(lang)
     if exact:
-        return numbers.write(Decimal(repr(float(value))).normalize(), lang)
-    return numbers.decimal(value, lang, _digits(value))
+        return loc.numbers.write(Decimal(repr(float(value))).normalize())
+    return loc.numbers.decimal(value, _digits(value))
 
 
 def _in_unit(number: str, unit: str, lang: str) -> str:
     msgid = strings.REFERENCE_UNITS.get(unit)
-    return text(lang, msgid, value=number) if msgid else f"{number} {unit}"
+    return locale_of(lang).text(msgid, value=number) if msgid else f"{number} {unit}"
 
 
 def quantity(value: float, unit: str, lang: str, exact: bool = False) -> str:
     """A value in a reference's unit, in `lang`: exactly as published (`exact`) or to about four digits."""
     if unit == "MFU":
-        return numbers.percent(value, lang, 1)
+        return numbers.of(lang).percent(value, 1)
     return _in_unit(_reference_number(value, lang, exact), unit, lang)
 
 
 def quantity_range(low: float, high: float, unit: str, lang: str) -> str:
     """A (low, high) pair in a reference's unit, the unit written once: `22–32 GB/s`."""
+    loc = locale_of(lang)
     if unit == "MFU":
-        return text(lang, strings.UNITS["range"], low=quantity(low, unit, lang), high=quantity(high, unit, lang))
-    return _in_unit(text(lang, strings.UNITS["range"], low=_reference_number(low, lang),
-                         high=_reference_number(high, lang)), unit, lang)
+        return loc.text(strings.UNITS["range"], low=quantity(low, unit, lang), high=quantity(high, unit, lang))
+    return _in_unit(loc.text(strings.UNITS["range"], low=_reference_number(low, lang),
+                             high=_reference_number(high, lang)), unit, lang)
 
 
 def quantity_label(ref: R.Reference, lang: str) -> str:
     """What a reference measures, in `lang`: by its function, or by the output it reads (and its unit)."""
+    loc = locale_of(lang)
     key = ref.call.get("fn") or ref.call.get("value", "")
     for candidate in (f"{key}@{ref.unit}", key):
         if candidate in strings.REFERENCE_QUANTITIES:
-            return text(lang, strings.REFERENCE_QUANTITIES[candidate])
-    return text(lang, strings.OUTPUTS[key]) if key in strings.OUTPUTS else ""
+            return loc.text(strings.REFERENCE_QUANTITIES[candidate])
+    return loc.text(strings.OUTPUTS[key]) if key in strings.OUTPUTS else ""
 
 
 def _band(low: float, high: float, lang: str) -> str:
-    return text(lang, strings.UNITS["multiplier_range"], low=numbers.decimal(low, lang, 2),
-                high=numbers.decimal(high, lang, 2))
+    loc = locale_of(lang)
+    return loc.text(strings.UNITS["multiplier_range"], low=loc.numbers.decimal(low, 2),
+                    high=loc.numbers.decimal(high, 2))
 
 
 def budget(ref: R.Reference, lang: str) -> str:
     """The row's budget in words: how far ours may be from the published figure."""
+    loc = locale_of(lang)
     if ref.kind == "at_most":
-        return text(lang, strings.METHODS["budget_at_most"])
+        return loc.text(strings.METHODS["budget_at_most"])
     if ref.kind == "at_least":
-        return text(lang, strings.METHODS["budget_at_least"])
+        return loc.text(strings.METHODS["budget_at_least"])
     if ref.kind == "within":
-        return text(lang, strings.METHODS["budget_within"])
+        return loc.text(strings.METHODS["budget_within"])
     if ref.kind == "band" and _budget_bands():
-        return text(lang, strings.METHODS["budget_band"], band=_band(*_budget_bands()[0], lang))
+        return loc.text(strings.METHODS["budget_band"], band=_band(*_budget_bands()[0], lang))
     if ref.tolerance == 0:
-        return text(lang, strings.METHODS["budget_exact"])
-    tolerance = numbers.percent(ref.tolerance, lang, 1)
+        return loc.text(strings.METHODS["budget_exact"])
+    tolerance = loc.numbers.percent(ref.tolerance, 1)
     if ref.expect != 1.0:
-        return text(lang, strings.METHODS["budget_expected"], tolerance=tolerance,
-                    expect=numbers.decimal(ref.expect, lang, 2))
-    return text(lang, strings.METHODS["budget_ratio"], tolerance=tolerance)
+        return loc.text(strings.METHODS["budget_expected"], tolerance=tolerance,
+                        expect=loc.numbers.decimal(ref.expect, 2))
+    return loc.text(strings.METHODS["budget_ratio"], tolerance=tolerance)
 
 
 def row(ref: R.Reference, lang: str) -> dict[str, Any]:
@@ -355,7 +362,7 @@ def row(ref: R.Reference, lang: str) -> dict[str, Any]:
     setup = ref.what + (f"; {ref.note}" if ref.note else "")
     return {"id": ref.id, "kind": ref.kind, "calibration": ref.calibration, "quantity": quantity_label(ref, lang),
             "setup": setup, "published": quantity(ref.figure, ref.unit, lang, exact=True), "ours": ours_text,
-            "ratio": format_decimal(ratio, "#,##0.00", locale=numbers.locale(lang)) if ratio is not None else "–",
+            "ratio": format_decimal(ratio, "#,##0.00", locale=numbers.of(lang).locale) if ratio is not None else "–",
             "budget": budget(ref, lang),
             "held": bool(result["ok"]), "source": ref.source, "url": ref.url}
 
@@ -382,35 +389,38 @@ def _budget_bands() -> tuple[tuple[float, float], tuple[float, float], float] | 
 
 def budget_line(name: str, lang: str) -> str:
     """The budget over `name`'s `band` rows, as the reference suite checks it (`reference.budget`)."""
+    loc = locale_of(lang)
     bands = _budget_bands()
     if bands is None or not (hasattr(R, "budget") or hasattr(R, "serving_budget")):
         return ""
     found = R.budget(name) if hasattr(R, "budget") else R.serving_budget()
     band, inner, required = bands
-    return text(lang, strings.METHODS["serving_budget"], rows=numbers.decimal(found["rows"], lang, 0),
-                share=numbers.percent(found["inner_share"], lang, 0), inner=_band(*inner, lang),
-                outside=numbers.decimal(found["outside"], lang, 0), band=_band(*band, lang),
-                required=numbers.percent(required, lang, 0))
+    return loc.text(strings.METHODS["serving_budget"], rows=loc.numbers.decimal(found["rows"], 0),
+                    share=loc.numbers.percent(found["inner_share"], 0), inner=_band(*inner, lang),
+                    outside=loc.numbers.decimal(found["outside"], 0), band=_band(*band, lang),
+                    required=loc.numbers.percent(required, 0))
 
 
 def group(name: str, lang: str, here: Where) -> Group:
     """The rows of `name`'s references and their summary line, in `lang`."""
+    loc = locale_of(lang)
     refs = references(name)
     rows = [row(ref, lang) for ref in refs]
     count = len(rows)
-    summary = text(lang, strings.METHODS["summary"],
-                   figures=plural_text(lang, strings.METHODS["figures"], count, value=numbers.decimal(count, lang, 0)),
-                   calibrations=numbers.decimal(sum(r["calibration"] for r in rows), lang, 0),
-                   held=numbers.decimal(sum(r["held"] for r in rows), lang, 0))
+    summary = loc.text(strings.METHODS["summary"],
+                       figures=loc.plural_text(strings.METHODS["figures"], count, value=loc.numbers.decimal(count, 0)),
+                       calibrations=loc.numbers.decimal(sum(r["calibration"] for r in rows), 0),
+                       held=loc.numbers.decimal(sum(r["held"] for r in rows), 0))
     serving = budget_line(name, lang) if any(ref.kind == "band" for ref in refs) else ""
-    return Group(name, rows, summary, serving, here.href(name), text(lang, strings.TITLES[name]))
+    return Group(name, rows, summary, serving, here.href(name), loc.text(strings.TITLES[name]))
 
 
 def validation(name: str, lang: str, here: Where) -> str:
     """The validation block of `name`'s page in `lang`: its own figures, else those of what it is built on."""
     own = group(name, lang, here)
     groups = [own] if own.rows else [g for g in (group(other, lang, here) for other in builds_on(name)) if g.rows]
-    bases = [] if own.rows else [(text(lang, strings.TITLES[other]), here.href(other)) for other in builds_on(name)]
+    titles = locale_of(lang)
+    bases = [] if own.rows else [(titles.text(strings.TITLES[other]), here.href(other)) for other in builds_on(name)]
     html = environment(lang).get_template("validation.html").render(
         name=name, slug=slug(name), own=bool(own.rows), groups=groups, bases=bases, strings=strings)
     return one_block(html)

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from widgets import strings
-from widgets.messages import text
+from widgets.locale import locale_of
 from wiki.runtime import Runtime
 
 SOURCE = Path(__file__).resolve().parent / "sw.js"
@@ -103,7 +103,7 @@ def build_data(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]
 
 def messages(languages: Iterable[str]) -> dict[str, dict[str, str]]:
     """What `offline.js` may say on the page, per language (the catalogs' texts)."""
-    return {lang: {"install_failed": text(lang, strings.UI["offline_install_failed"])} for lang in languages}
+    return {lang: {"install_failed": locale_of(lang).text(strings.UI["offline_install_failed"])} for lang in languages}
 
 
 def write_service_worker(site_dir: Path, runtime: Runtime | None, languages: Iterable[str]) -> Path:

@@ -14,9 +14,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import calculators
 from calculators.catalog.gpus import GPU_BY_ID, training_tflops
-from widgets import numbers, strings
-from widgets.messages import plural_text, text, translations
-from widgets.view import PRESETS, choice_label, input_value_text, view
+from widgets import strings
+from widgets.locale import locale_of
+from widgets.messages import translations
+from widgets.view import PRESETS, input_value_text, view
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # Inter-node fabrics in the order of the article (fast to slow).
@@ -30,7 +31,7 @@ def environment(lang: str) -> Environment:
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
     # Old-style gettext: no %-formatting of msgids (they contain "60 %"); placeholders use str.format.
     env.install_gettext_translations(translations(lang), newstyle=False)
-    env.globals.update(strings=strings, choice_label=choice_label)
+    env.globals.update(strings=strings, loc=locale_of(lang))
     return env
 
 
@@ -45,8 +46,9 @@ def fields(name: str, shown: dict[str, str], lang: str) -> list[dict[str, Any]]:
     `shown` is the view's normalized inputs as text; the fields it leaves out (the custom-model shape
     while a catalogue model is chosen) show their defaults.
     """
-    return [{**spec, "text": shown.get(spec["name"]) or input_value_text(spec, spec["default"], lang),
-             "presets": [(input_value_text(spec, value, lang), f"{value // 1024}k")
+    loc = locale_of(lang)
+    return [{**spec, "text": shown.get(spec["name"]) or input_value_text(spec, spec["default"], loc),
+             "presets": [(input_value_text(spec, value, loc), f"{value // 1024}k")
                          for value in PRESETS.get(spec["unit"], ())]}
             for spec in calculators.CALCULATORS[name]["inputs"]]
 
@@ -66,34 +68,35 @@ def widget(name: str, presets: dict[str, Any], lang: str, widget_id: str, headin
 
 def scaling_table(lang: str, table_id: str) -> str:
     """The article's scaling efficiency table (`calculators.table`), in `lang`."""
+    loc = locale_of(lang)
     rows = []
     for row in calculators.table({}):
-        gpus, nodes = numbers.decimal(row["gpus"], lang, 0), numbers.decimal(row["nodes"], lang, 0)
-        config = plural_text(lang, strings.CONFIG_ONE_NODE, row["gpus"], gpus=gpus) if row["nodes"] == 1 else \
-            text(lang, strings.UI["config_nodes"], nodes=nodes,
-                 gpus_per_node=numbers.decimal(row["gpus_per_node"], lang, 0))
-        rows.append({"config": config, "fabric": choice_label("fabric", row["fabric"], lang),
-                     "efficiency": numbers.percent(row["efficiency"], lang, 0),
-                     "speedup": text(lang, strings.UNITS["multiplier"],
-                                     value=numbers.decimal(row["speedup"], lang, 1)),
+        gpus, nodes = loc.numbers.decimal(row["gpus"], 0), loc.numbers.decimal(row["nodes"], 0)
+        config = loc.plural_text(strings.CONFIG_ONE_NODE, row["gpus"], gpus=gpus) if row["nodes"] == 1 else \
+            loc.text(strings.UI["config_nodes"], nodes=nodes,
+                     gpus_per_node=loc.numbers.decimal(row["gpus_per_node"], 0))
+        rows.append({"config": config, "fabric": loc.choice("fabric", row["fabric"]),
+                     "efficiency": loc.numbers.percent(row["efficiency"], 0),
+                     "speedup": loc.text(strings.UNITS["multiplier"], value=loc.numbers.decimal(row["speedup"], 1)),
                      "below": row["below_threshold"]})
     defaults = calculators.run("scaling", {})["inputs"]
-    assumptions = text(lang, strings.UI["scaling_assumptions"], mfu=numbers.percent(defaults["mfu"], lang))
+    assumptions = loc.text(strings.UI["scaling_assumptions"], mfu=loc.numbers.percent(defaults["mfu"]))
     return environment(lang).get_template("scaling_table.html").render(id=table_id, rows=rows, assumptions=assumptions)
 
 
 def build_table(lang: str, table_id: str) -> str:
     """The article's single-node build table (the GPUs of `BUILD_TABLE_GPUS`), in `lang`."""
+    loc = locale_of(lang)
     rows = []
     for gpu_id in BUILD_TABLE_GPUS:
         gpu = calculators.GPUS[gpu_id]
-        rows.append({"name": gpu["name"], "memory": numbers.gigabytes(gpu["memory_gb"], lang),
-                     "node": numbers.gigabytes(8 * gpu["memory_gb"], lang),
-                     "bandwidth": numbers.decimal(gpu["memory_bandwidth_gbs"], lang, 0),
+        rows.append({"name": gpu["name"], "memory": loc.numbers.gigabytes(gpu["memory_gb"]),
+                     "node": loc.numbers.gigabytes(8 * gpu["memory_gb"]),
+                     "bandwidth": loc.numbers.decimal(gpu["memory_bandwidth_gbs"], 0),
                      "link": gpu["link_name"],
                      # BF16 with FP32 accumulation, the only way BF16 runs (a GeForce card at half its
                      # FP16-accumulate headline: catalog.gpus.training_tflops)
-                     "tflops": numbers.decimal(training_tflops(GPU_BY_ID[gpu_id], "bf16"), lang, 0)})
+                     "tflops": loc.numbers.decimal(training_tflops(GPU_BY_ID[gpu_id], "bf16"), 0)})
     return environment(lang).get_template("build_table.html").render(id=table_id, rows=rows)
 
 

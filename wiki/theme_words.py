@@ -9,16 +9,16 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from widgets import strings
-from widgets.messages import text
+from widgets.locale import locale_of
 
 
 def ui(lang: str, key: str, **links: str) -> Markup:
     """`strings.UI[key]` in `lang`, escaped, its `{name}` placeholders filled with the template's own markup
     (a link), so that a translation stays text and the sentence stays whole around its links."""
-    return escape(text(lang, strings.UI[key])).format(**{name: Markup(html) for name, html in links.items()})
+    return escape(locale_of(lang).text(strings.UI[key])).format(**{name: Markup(html) for name, html in links.items()})
 
 
 def permalink_title(lang: str) -> str:
     """The title of each heading's ¶ link in `lang`: Python-Markdown's toc option `permalink_title`, set for
     the language being built (mkdocs.yml holds one toc configuration for every language)."""
-    return text(lang, strings.UI["permalink_title"])
+    return locale_of(lang).text(strings.UI["permalink_title"])

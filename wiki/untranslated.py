@@ -15,7 +15,7 @@ import re
 from urllib.parse import urljoin
 
 from widgets import strings
-from widgets.messages import text
+from widgets.locale import locale_of
 
 MARKER = "kw-untranslated"
 H1 = re.compile(r"^# .*$", re.MULTILINE)
@@ -23,7 +23,7 @@ H1 = re.compile(r"^# .*$", re.MULTILINE)
 
 def notice_text(lang: str) -> str:
     """The 'not yet translated' sentence in `lang`, from the catalogs."""
-    return text(lang, strings.PAGES["untranslated"])
+    return locale_of(lang).text(strings.PAGES["untranslated"])
 
 
 def notice_html(lang: str) -> str:

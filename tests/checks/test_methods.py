@@ -16,7 +16,7 @@ import calculators
 from calculators import reference as R
 from tests.conftest import ROOT
 from widgets import numbers, strings
-from widgets.messages import text
+from widgets.locale import locale_of
 from wiki import katex, methods, offline
 from wiki.checks import methods as checker
 from wiki.checks.project import Project
@@ -63,7 +63,7 @@ def test_a_number_typed_by_hand_is_refused(tmp_path: Path) -> None:
     from calculators import assumptions as A
 
     placeholder = "{{ assumptions.DEFAULT_WEIGHTS_LIMIT | percent }}"
-    typed = numbers.percent(A.DEFAULT_WEIGHTS_LIMIT, "da", 1)  # the same value, typed instead of taken from the code
+    typed = numbers.of("da").percent(A.DEFAULT_WEIGHTS_LIMIT, 1)  # the same value, typed instead of taken from the code
     project = project_with(tmp_path, {"vram-fit.md": (placeholder, typed)})
     found = [f for f in checker.check(project) if f.file.endswith("vram-fit.md")]
     line = line_of(project, "vram-fit.md", typed)
@@ -106,23 +106,24 @@ def test_a_missing_page_is_named(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["da", "fr"])
 def test_placeholders_are_filled_from_the_code_in_the_pages_language(lang: str) -> None:
+    loc = locale_of(lang)
     from calculators import assumptions as A
     from calculators import serving_memory as S
 
     def prose(written: str) -> str:  # French prose sets U+202F before %, where CLDR writes U+00A0
         return written.replace("\u00a0%", "\u202f%") if lang == "fr" else written
 
-    assert methods.fill("assumptions.DEFAULT_WEIGHTS_LIMIT | percent", lang) == prose(numbers.percent(
-        A.DEFAULT_WEIGHTS_LIMIT, lang, 1))
-    assert methods.fill("serving_memory.ENGINES[vllm].utilization | percent(0)", lang) == prose(numbers.percent(
-        S.ENGINES["vllm"].utilization, lang, 0))
+    assert methods.fill("assumptions.DEFAULT_WEIGHTS_LIMIT | percent", lang) == prose(loc.numbers.percent(
+        A.DEFAULT_WEIGHTS_LIMIT, 1))
+    assert methods.fill("serving_memory.ENGINES[vllm].utilization | percent(0)", lang) == prose(loc.numbers.percent(
+        S.ENGINES["vllm"].utilization, 0))
     low, high = A.TRAINING_MFU_RANGE
-    assert methods.fill("assumptions.TRAINING_MFU_RANGE | percent(0)", lang) == prose(text(
-        lang, strings.UNITS["range"], low=numbers.decimal(low * 100, lang, 0), high=numbers.percent(high, lang, 0)))
-    assert methods.fill("label efficiency_range", lang) == text(lang, strings.OUTPUTS["efficiency_range"])
-    assert methods.fill("verdict one_node", lang) == text(lang, strings.VERDICTS["one_node"])
+    assert methods.fill("assumptions.TRAINING_MFU_RANGE | percent(0)", lang) == prose(loc.text(
+        strings.UNITS["range"], low=loc.numbers.decimal(low * 100, 0), high=loc.numbers.percent(high, 0)))
+    assert methods.fill("label efficiency_range", lang) == loc.text(strings.OUTPUTS["efficiency_range"])
+    assert methods.fill("verdict one_node", lang) == loc.text(strings.VERDICTS["one_node"])
     tex = methods.fill("assumptions.DEFAULT_MFU | tex", lang)
-    assert "{,}" in tex and tex.replace("{,}", ",") == numbers.decimal(A.DEFAULT_MFU, lang, 4)
+    assert "{,}" in tex and tex.replace("{,}", ",") == loc.numbers.decimal(A.DEFAULT_MFU, 4)
     for wrong in ("assumptions.NOPE", "nomodule.X", "assumptions.DEFAULT_MFU | bold", "assumptions.PRECISIONS",
                   "label no_such_output", "validation"):
         with pytest.raises(methods.PlaceholderError):

@@ -13,7 +13,7 @@ from harness.site import copy_project
 from tests.conftest import ROOT
 from tests.support.content import page_with
 from widgets import strings, view
-from widgets.messages import text
+from widgets.locale import locale_of
 from wiki.checks import summary
 
 PAGE = page_with("vram_fit")
@@ -51,8 +51,8 @@ def test_a_changed_preset_lists_its_page_and_the_widgets_old_and_new_values_in_t
         old = view("vram_fit", PAGE.presets("vram_fit", lang), lang)
         new = view("vram_fit", {**PAGE.presets("vram_fit", lang), "gpus": doubled[lang]}, lang)
         rows = {what: (was, now) for what, was, now in found[PAGE.rel_source(lang)]}
-        label = next(what for what in rows if what.endswith(text(lang, strings.OUTPUTS["vram_gb"])))
-        assert text(lang, strings.TITLES["vram_fit"]) in label  # the widget, named in the page's language
+        label = next(what for what in rows if what.endswith(locale_of(lang).text(strings.OUTPUTS["vram_gb"])))
+        assert locale_of(lang).text(strings.TITLES["vram_fit"]) in label  # the widget, named in the page's language
         assert rows[label] == (old["outputs"]["vram_gb"], new["outputs"]["vram_gb"])
         changed = {key for key in old["outputs"] if old["outputs"][key] != new["outputs"][key]}
         assert len([what for what in rows if "(vram_fit" in what]) == len(changed) + (old["verdict"] != new["verdict"])

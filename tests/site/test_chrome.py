@@ -14,7 +14,8 @@ import pytest
 from tests.conftest import ROOT
 from tests.support.content import page_with, urls
 from tests.support.html import Page, html_pages
-from widgets import messages, strings
+from widgets import strings
+from widgets.locale import locale_of
 from wiki.search_index import fold, folded_words, with_folding
 from wiki.toc import heading_texts, with_spaces
 
@@ -25,14 +26,15 @@ def theme_strings(lang: str) -> dict[str, str]:
     """The theme's words in `lang`, from where the site takes them: our override of Material's language file
     (overrides/partials/languages/) or Material's own, and the catalogs (the copyright and not-found partials'
     `kw_ui`, wiki/theme_words.py)."""
+    loc = locale_of(lang)
     ours = ROOT / "overrides" / "partials" / "languages" / f"{lang}.html"
     theirs = Path(material.__file__).parent / "templates" / "partials" / "languages" / f"{lang}.html"
     words = dict(re.findall(r'^\s*"([\w.]+)": "([^"]*)"', (ours if ours.exists() else theirs).read_text(
         encoding="utf-8"), flags=re.MULTILINE))
-    made_with = messages.text(lang, strings.UI["made_with"]).split("{mkdocs}")[0].strip()  # before the first link
+    made_with = loc.text(strings.UI["made_with"]).split("{mkdocs}")[0].strip()  # before the first link
     return {"search": words["search.placeholder"], "edit": words["action.edit"], "made_with": made_with,
-            "not_found": messages.text(lang, strings.UI["not_found_title"]),
-            "permalink": messages.text(lang, strings.UI["permalink_title"])}
+            "not_found": loc.text(strings.UI["not_found_title"]),
+            "permalink": loc.text(strings.UI["permalink_title"])}
 
 
 # What the theme prints (not article prose). Read when a test runs: the catalogs are compiled by the build.

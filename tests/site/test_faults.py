@@ -31,7 +31,7 @@ from tests.support.live import (
     widget,
 )
 from widgets import strings, view
-from widgets.messages import text
+from widgets.locale import locale_of
 
 pytestmark = pytest.mark.browser
 
@@ -63,7 +63,7 @@ def assert_error_state(page, lang: str, after_boot: bool = False) -> None:
         root = widget(page, name)
         assert root.get_attribute("data-state") == "error"
         status = root.locator("[data-status]")
-        assert status.text_content() == status.get_attribute(attribute) == text(lang, strings.UI[key])
+        assert status.text_content() == status.get_attribute(attribute) == locale_of(lang).text(strings.UI[key])
 
 
 # --- a catalog translation containing markup -------------------------------------------------------------
@@ -223,7 +223,8 @@ def test_a_request_unanswered_twice_fails_its_own_widget_only_and_the_others_go_
     page.wait_for_selector('[data-calculator="vram_fit"][data-state="error"]', timeout=30000)
     assert root.get_attribute("data-error") == "timeout"
     status = root.locator("[data-status]")
-    assert status.text_content() == status.get_attribute("data-text-failed") == text("da", strings.UI["state_failed"])
+    failed = locale_of("da").text(strings.UI["state_failed"])
+    assert status.text_content() == status.get_attribute("data-text-failed") == failed
     assert root.get_attribute("data-stale") == ""
     assert root.locator('[data-output="vram_gb"]').text_content() == gigabytes("da", 16)  # the last result stays
     no_error_but(page, {"vram_fit"})
@@ -257,7 +258,7 @@ def test_a_python_exception_shows_the_localized_message_and_the_next_input_recov
     before = root.locator('[data-output="vram_gb"]').text_content()
     worker = calculator_worker(page)
     worker.evaluate("(code) => pyodide.runPython(code)", BREAK_VRAM_FIT)
-    failed = text("fr", strings.ERRORS["internal_error"])  # the catalog's words, whatever a translator makes them
+    failed = locale_of("fr").text(strings.ERRORS["internal_error"])  # the catalog's words, whatever they become
     assert failed and failed != strings.ERRORS["internal_error"]  # translated
     set_value(page, "vram_fit", "gpus", "16")
     status.filter(has_text=failed).wait_for(timeout=10000)
@@ -269,7 +270,7 @@ def test_a_python_exception_shows_the_localized_message_and_the_next_input_recov
     set_value(page, "vram_fit", "gpus", "12")
     wait_for_output(page, "vram_fit", "vram_gb", gigabytes("fr", 12))
     assert root.get_attribute("data-stale") is None
-    assert status.text_content() == text("fr", strings.UI["state_ready"])
+    assert status.text_content() == locale_of("fr").text(strings.UI["state_ready"])
     assert errors == []
 
 

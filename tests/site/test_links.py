@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.live import form_values, set_value, wait_for_output, widget
 from widgets import numbers, strings, view
-from widgets.messages import text
+from widgets.locale import locale_of
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +57,7 @@ def test_a_new_link_wins_over_the_page_writing_its_own_state(page, server, lang:
     # The race, made certain: the new link, then our own state written before its event is dispatched.
     page.evaluate("""() => { location.hash = '#kw-vram-fit-1/context=32.768';
         history.replaceState(history.state, '', '#kw-vram-fit-1/gpus=12'); }""")
-    wait_for_error(page, "vram_fit", "context", text(lang, strings.ERRORS["not_an_integer"]))
+    wait_for_error(page, "vram_fit", "context", locale_of(lang).text(strings.ERRORS["not_an_integer"]))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -65,6 +65,7 @@ def test_a_links_values_read_as_typed_and_what_it_cannot_take_is_said(page, serv
     """`weights_limit=65` is 65 % (not "at most 100 %"); a model gone from the catalogue and a field the
     widget lacks are said on the widget while the link's other values apply; `context=32.768` is a
     decimal (links are neutral), shown the page's way next to the typed message; a raw `=` stays in."""
+    loc = locale_of(lang)
     gone = {"weights_limit": "65", "model": "llama-0-gone", "nonsense": "1", "gpus": "12"}
     open_link(page, server, lang, "#kw-vram-fit-1/" + ";".join(f"{k}={v}" for k, v in gone.items()))
     root = widget(page, "vram_fit")
@@ -73,7 +74,7 @@ def test_a_links_values_read_as_typed_and_what_it_cannot_take_is_said(page, serv
     wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
     notice = root.locator("[data-link-notice]")
     assert notice.is_visible() and notice.text_content() == " ".join(expected["notices"])
-    assert text(lang, strings.UI["link_field_unknown"]) in notice.text_content()
+    assert loc.text(strings.UI["link_field_unknown"]) in notice.text_content()
     assert form_values(page, "vram_fit")["weights_limit"] == expected["inputs"]["weights_limit"]
     assert form_values(page, "vram_fit")["gpus"] == "12"
     assert form_values(page, "vram_fit")["model"] == defaults(page, "vram_fit")["model"]
@@ -81,9 +82,9 @@ def test_a_links_values_read_as_typed_and_what_it_cannot_take_is_said(page, serv
 
     # A link's dot is a decimal point: refused in a whole-number field, shown as this page writes it.
     page.evaluate("location.hash = '#kw-vram-fit-1/context=32.768'")
-    message = text(lang, strings.ERRORS["not_an_integer"])
+    message = loc.text(strings.ERRORS["not_an_integer"])
     wait_for_error(page, "vram_fit", "context", message)
-    assert form_values(page, "vram_fit")["context"] == numbers.write(Decimal("32.768"), lang)
+    assert form_values(page, "vram_fit")["context"] == loc.numbers.write(Decimal("32.768"))
     assert not notice.is_visible()  # the new link applied everything it named
 
     # A raw "=" inside a value does not cut it short ("12=3" is no number, not 12).
@@ -105,11 +106,12 @@ def test_a_links_values_read_as_typed_and_what_it_cannot_take_is_said(page, serv
 def test_typed_numbers_are_refused_not_guessed(page, server, lang: str) -> None:
     """`1.500` where the dot is not the page's group separator, `63,9999999999999999` in a whole-number
     field, and 10^400 each get their own message (the catalog's, through `widgets.view`)."""
+    loc = locale_of(lang)
     open_link(page, server, lang, "")
     root = widget(page, "replicas")
     root.locator('[name="target_tokens_per_s"]').focus()
     page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'ready'", timeout=60000)
-    group, decimal = (numbers.locale(lang).number_symbols["latn"][k] for k in ("group", "decimal"))
+    group, decimal = (loc.numbers.symbols[k] for k in ("group", "decimal"))
     cases = [("replicas", "target_tokens_per_s", "1.500"), ("replicas", "gpus", f"7{decimal}9999999999999999"),
              ("replicas", "concurrency", "1" + "0" * 400)]
     for name, field, typed in cases:
@@ -123,11 +125,11 @@ def test_typed_numbers_are_refused_not_guessed(page, server, lang: str) -> None:
         set_value(page, name, field, defaults(page, name)[field])
     target = view("replicas", {"target_tokens_per_s": "1.500"}, lang)
     if "." not in (group, decimal):
-        assert target["errors"]["target_tokens_per_s"] == text(
-            lang, strings.ERRORS["ambiguous_number"], grouped=numbers.write(Decimal(1500), lang),
-            decimal=numbers.write(Decimal("1.5"), lang))
-    assert view("replicas", {"gpus": f"7{decimal}9999999999999999"}, lang)["errors"]["gpus"] == text(
-        lang, strings.ERRORS["not_an_integer"])
+        assert target["errors"]["target_tokens_per_s"] == loc.text(
+            strings.ERRORS["ambiguous_number"], grouped=loc.numbers.write(Decimal(1500)),
+            decimal=loc.numbers.write(Decimal("1.5")))
+    assert view("replicas", {"gpus": f"7{decimal}9999999999999999"}, lang)["errors"]["gpus"] == loc.text(
+        strings.ERRORS["not_an_integer"])
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -149,7 +151,7 @@ def test_the_custom_models_fields_are_never_a_dead_end(page, server, lang: str) 
     wait_for_error(page, "vram_fit", "params_b", fail["errors"]["params_b"])
     page.wait_for_function("""() => !document.querySelector('[data-calculator="vram_fit"] [name="params_b"]')
         .disabled""")
-    params.fill(numbers.input_text(8, lang))
+    params.fill(numbers.of(lang).input_text(8))
     expected = view("vram_fit", form_values(page, "vram_fit"), lang)
     assert expected["ok"]
     wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
@@ -176,6 +178,7 @@ def test_a_link_to_no_widget_downloads_nothing_and_one_to_a_widget_starts_at_onc
 def test_the_language_switcher_carries_an_edit_made_a_moment_before(page, server, lang: str) -> None:
     """An edit and a click on the switcher in the same moment (Python has not answered yet), then an
     edit whose answer is in but whose link was not written yet (< 300 ms): both reach the other page."""
+    loc = locale_of(lang)
     page.goto(server.url + ARTICLE[lang])
     widget(page, "vram_fit").locator('[name="gpus"]').focus()
     page.wait_for_function("document.querySelector('[data-calculator]').dataset.state === 'ready'", timeout=60000)
@@ -185,17 +188,17 @@ def test_the_language_switcher_carries_an_edit_made_a_moment_before(page, server
         field.dispatchEvent(new Event('input', { bubbles: true }));
         document.querySelector(`a.md-select__link[hreflang="${lang}"]`).click();
     }"""
-    page.evaluate(switch, [numbers.input_text(8192, lang), other(lang)])
+    page.evaluate(switch, [loc.numbers.input_text(8192), other(lang)])
     page.wait_for_url(re.compile(re.escape(server.url + ARTICLE[other(lang)]) + r"#kw-vram-fit-1"))
-    wait_for_value(page, "vram_fit", "context", numbers.input_text(8192, other(lang)))
+    wait_for_value(page, "vram_fit", "context", numbers.of(other(lang)).input_text(8192))
 
     # On the other page: the answer is in, the link not written yet (300 ms after), the switcher clicked.
-    set_value(page, "vram_fit", "context", numbers.input_text(16384, other(lang)))
+    set_value(page, "vram_fit", "context", numbers.of(other(lang)).input_text(16384))
     expected = view("vram_fit", form_values(page, "vram_fit"), other(lang))
     wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
     page.evaluate("(lang) => document.querySelector(`a.md-select__link[hreflang='${lang}']`).click()", lang)
     page.wait_for_url(re.compile(re.escape(server.url + ARTICLE[lang]) + r"#kw-vram-fit-1/.*context=16384"))
-    wait_for_value(page, "vram_fit", "context", numbers.input_text(16384, lang))
+    wait_for_value(page, "vram_fit", "context", loc.numbers.input_text(16384))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -209,7 +212,7 @@ def test_copy_link_on_an_unchanged_widget_opens_at_that_widget(page, server, lan
     root = widget(page, "vram_fit")
     root.locator("[data-copy-link]").click()
     page.wait_for_function("""(t) => document.querySelector('[data-calculator="vram_fit"] [data-copy-status]')
-        .textContent === t""", arg=text(lang, strings.UI["link_copied"]))
+        .textContent === t""", arg=locale_of(lang).text(strings.UI["link_copied"]))
     link = page.evaluate("navigator.clipboard.readText()")
     fragment = link.split("#", 1)[1]
     assert fragment.split("&")[0] == "kw-vram-fit-1/" and "kw-scaling-1/nodes=4" in fragment, link

@@ -10,8 +10,8 @@ import pytest
 import calculators
 from tests.support.browser import only_local
 from tests.support.live import ARTICLE, CHANGES, PAGE, form_values, set_value, wait_for_output, widget
-from widgets import numbers, strings, view
-from widgets.messages import text
+from widgets import strings, view
+from widgets.locale import locale_of
 
 pytestmark = pytest.mark.browser
 
@@ -89,6 +89,7 @@ def test_recomputing_the_presets_leaves_the_html_unchanged(live, lang: str) -> N
 
 @pytest.mark.parametrize("lang", ["da", "fr"])
 def test_garbage_in_every_field_gives_the_localized_message(live, lang: str) -> None:
+    loc = locale_of(lang)
     page = live(lang)
     root = widget(page, "vram_fit")
     explanation = root.locator('[data-output="explanation"]').text_content()
@@ -115,8 +116,8 @@ def test_garbage_in_every_field_gives_the_localized_message(live, lang: str) -> 
         root.locator(f'[data-error-for="{field}"]').wait_for(state="hidden", timeout=10000)
     # an integer field's example is a whole number (its default), never "1,5"
     default = next(f["default"] for f in calculators.CALCULATORS["vram_fit"]["inputs"] if f["name"] == "gpus")
-    assert view("vram_fit", {"gpus": "abc"}, lang)["errors"]["gpus"] == text(
-        lang, strings.ERRORS["not_a_number"], example=numbers.decimal(default, lang, 0))
+    assert view("vram_fit", {"gpus": "abc"}, lang)["errors"]["gpus"] == loc.text(
+        strings.ERRORS["not_a_number"], example=loc.numbers.decimal(default, 0))
     assert live.errors == []
 
 
@@ -155,7 +156,8 @@ def test_a_blocked_runtime_leaves_the_prerendered_page_with_a_notice(page, serve
     assert root.locator('[data-output="vram_gb"]').text_content() == static == \
         presets_view("vram_fit", "fr")["outputs"]["vram_gb"]
     status = root.locator("[data-status]")
-    assert status.text_content() == status.get_attribute("data-text-error") == text("fr", strings.UI["state_error"])
+    error = locale_of("fr").text(strings.UI["state_error"])
+    assert status.text_content() == status.get_attribute("data-text-error") == error
     assert page.locator("h1").is_visible()
 
 
@@ -196,7 +198,8 @@ def test_a_wasm_that_does_not_compile_is_an_error_state_not_a_hang(browser, serv
         assert root.locator('[data-output="vram_gb"]').text_content() == presets_view("vram_fit", "da")["outputs"][
             "vram_gb"]
         status = root.locator("[data-status]")
-        assert status.text_content() == status.get_attribute("data-text-error") == text("da", strings.UI["state_error"])
+        error = locale_of("da").text(strings.UI["state_error"])
+        assert status.text_content() == status.get_attribute("data-text-error") == error
     finally:
         context.close()
 

@@ -23,8 +23,8 @@ from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Host
 from tests.support.browser import AXE, TAGS, report, served_copy
 from tests.support.html import Page, html_pages
-from widgets import numbers, strings
-from widgets.messages import text
+from widgets import strings
+from widgets.locale import locale_of
 from wiki import katex, languages, methods
 
 PREFIX = {"da": "", "fr": "fr/"}
@@ -71,6 +71,7 @@ def test_every_calculator_has_its_page_opening_with_its_widget(site_dir: Path, n
 @pytest.mark.parametrize("lang", list(PREFIX))
 @pytest.mark.parametrize("name", NAMES)
 def test_the_validation_table_is_the_reference_suite_evaluated_now(site_dir: Path, name: str, lang: str) -> None:
+    loc = locale_of(lang)
     source = built(site_dir, name, lang).source
     validation = section(source, methods.VALIDATION_SECTION)
     rows = {match["id"]: match for match in ROW.finditer(validation)}
@@ -85,8 +86,8 @@ def test_the_validation_table_is_the_reference_suite_evaluated_now(site_dir: Pat
         if result["ratio"] is None:
             assert cells[2] == "–"
         else:
-            assert abs(numbers.parse(cells[2], lang) - result["ratio"]) <= 0.005 + 1e-9
-        held = text(lang, strings.UI["answer_yes" if result["ok"] else "answer_no"])
+            assert abs(loc.numbers.parse(cells[2]) - result["ratio"]) <= 0.005 + 1e-9
+        held = loc.text(strings.UI["answer_yes" if result["ok"] else "answer_no"])
         assert cells[4] == held
     # the table scrolls in its own box, which the keyboard can reach
     box = r'<div class="kw-table kw-validation__table" role="region" tabindex="0" aria-labelledby='
@@ -99,7 +100,7 @@ def test_each_range_a_widget_shows_is_explained_on_its_page(site_dir: Path, lang
         uncertainty = section(built(site_dir, name, lang).source, methods.UNCERTAINTY_SECTION)
         words = html.unescape(re.sub(r"<[^>]+>", "", uncertainty))
         for shown in spec["ranges"]:
-            assert text(lang, strings.OUTPUTS[shown["name"]]) in words, (name, shown)
+            assert locale_of(lang).text(strings.OUTPUTS[shown["name"]]) in words, (name, shown)
 
 
 def test_every_widget_links_to_its_calculators_page(site_dir: Path) -> None:
@@ -115,7 +116,7 @@ def test_every_widget_links_to_its_calculators_page(site_dir: Path) -> None:
             target = urlsplit(urljoin("http://site/" + rel, link[1]))
             own = rel == page_path(name, lang) + "index.html"
             assert target.path == "/" + (page_path(name, lang) if not own else rel), (rel, name, link[1])
-            assert link[2] == text(lang, strings.METHODS["method_link"])
+            assert link[2] == locale_of(lang).text(strings.METHODS["method_link"])
             linked += 1
     assert linked >= 2 * 2 * len(NAMES)  # the article's widgets and the calculator pages', in both languages
 

@@ -22,7 +22,8 @@ from harness.host import Fault, Host
 from harness.site import runtime_config
 from tests.support.browser import search, served_copy, title_word
 from tests.support.live import ARTICLE, form_values, set_value, wait_for_output, widget
-from widgets import messages, strings, view
+from widgets import strings, view
+from widgets.locale import locale_of
 from wiki import offline
 from wiki.runtime import SPARSE_MAGIC, Runtime
 
@@ -273,13 +274,13 @@ def test_a_failed_install_is_tried_again_later_says_so_and_fetches_only_what_it_
         page.wait_for_selector('html[data-kw-offline="retrying"]', state="attached", timeout=60000)
         notice = page.locator("#kw-offline-notice")
         notice.wait_for(timeout=10000)
-        assert notice.text_content() == messages.text("da", strings.UI["offline_install_failed"])
+        assert notice.text_content() == locale_of("da").text(strings.UI["offline_install_failed"])
         assert "/fr/" in page.locator("html").get_attribute("data-kw-offline-error")
         page.goto(host.url + ARTICLE["fr"])  # before the retry's time
         page.wait_for_load_state("networkidle")
         host.counter.reset()
         page.locator("#kw-offline-notice").wait_for(timeout=10000)
-        wanted = messages.text("fr", strings.UI["offline_install_failed"])
+        wanted = locale_of("fr").text(strings.UI["offline_install_failed"])
         assert page.locator("#kw-offline-notice").text_content() == wanted
         assert "/sw.js" not in host.counter.asked
         page.wait_for_selector('html[data-kw-offline="pages"]', state="attached", timeout=60000)

@@ -18,7 +18,7 @@ from tests.support.browser import AXE, TAGS, report
 from tests.support.content import urls
 from tests.support.live import FIRST, WIDTHS, form_values, set_value, shot, wait_for_text, widget
 from widgets import strings, view
-from widgets.messages import plural_text, text
+from widgets.locale import locale_of
 from widgets.view import PRESETS
 
 pytestmark = pytest.mark.browser
@@ -122,7 +122,7 @@ def test_the_verdict_badge_says_pass_or_fail_without_colour_and_names_the_load(o
     presets = view("vram_fit", PAGE.presets("vram_fit", lang), lang)
     assert subject == re.search(r'data-output="subject">([^<]*)<', presets["html"]["badge"])[1]
     load = int(json.loads(root.get_attribute("data-presets"))["concurrency"])
-    requests = plural_text(lang, strings.COUNTED["requests"], load, value=presets["inputs"]["concurrency"])
+    requests = locale_of(lang).plural_text(strings.COUNTED["requests"], load, value=presets["inputs"]["concurrency"])
     gpu = calculators.GPUS[json.loads(root.get_attribute("data-presets"))["gpu"]]["name"]
     assert requests in subject and gpu in subject  # the load and the node it is judged on
     set_value(page, "vram_fit", "model", "llama-3.1-8b")
@@ -138,11 +138,12 @@ def test_the_verdict_badge_says_pass_or_fail_without_colour_and_names_the_load(o
 @pytest.mark.parametrize("lang", ["da", "fr"])
 def test_tight_reads_as_its_own_verdict(lang: str) -> None:
     """A tight fit says the catalog's "tight" sentence, not the one for a fit with room or for no fit."""
+    loc = locale_of(lang)
     tight = view("vram_fit", {"model": "llama-3.1-70b", "precision": "bf16", "concurrency": 1,
                               "context": 4096, "weights_limit": 0.15}, lang)
     assert tight["verdict"] == "tight", tight
-    others = {text(lang, strings.VERDICTS[v]) for v in ("fits", "does_not_fit")}
-    assert tight["verdict_text"] == text(lang, strings.VERDICTS["tight"]) and tight["verdict_text"] not in others
+    others = {loc.text(strings.VERDICTS[v]) for v in ("fits", "does_not_fit")}
+    assert tight["verdict_text"] == loc.text(strings.VERDICTS["tight"]) and tight["verdict_text"] not in others
 
 
 @pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
@@ -253,7 +254,7 @@ def test_fields_take_what_people_type(open_page, width, lang, scheme) -> None:
     assert options.count() == len(PRESETS["tokens"])
     assert options.last.get_attribute("label") == f"{PRESETS['tokens'][-1] // 1024}k"
     for field in ("context", "weights_limit"):
-        assert root.locator(f"#kw-vram-fit-1-{field}-help").text_content() == text(lang, strings.HELP[field])
+        assert root.locator(f"#kw-vram-fit-1-{field}-help").text_content() == locale_of(lang).text(strings.HELP[field])
     # an integer field suggests a whole number
     set_value(page, "vram_fit", "gpus", "abc")
     wait_for_text(page, "vram_fit", '[data-error-for="gpus"]', view("vram_fit", form_values(page, "vram_fit"),
@@ -288,13 +289,14 @@ def test_fields_take_what_people_type(open_page, width, lang, scheme) -> None:
 @pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
 def test_the_scaling_chart_follows_the_inputs_and_marks_the_readers_configuration(open_page, width, lang,
                                                                                    scheme) -> None:
+    loc = locale_of(lang)
     page = open_page(width, lang, scheme, live=True)
     root = widget(page, "scaling")
-    yours = text(lang, strings.UI["your_configuration"])
+    yours = loc.text(strings.UI["your_configuration"])
     marker = root.locator(".kw-svg__yours")
     before = marker.evaluate("(c) => [c.getAttribute('cx'), c.getAttribute('cy')]")
     assert root.locator("svg text").filter(has_text=yours).count() == 1
-    assert root.locator("svg text").filter(has_text=text(lang, strings.UI["axis_efficiency"])).count() == 1
+    assert root.locator("svg text").filter(has_text=loc.text(strings.UI["axis_efficiency"])).count() == 1
     more = 2 * int(form_values(page, "scaling")["nodes"])  # twice the page's nodes
     set_value(page, "scaling", "nodes", str(more))
     expected = view("scaling", form_values(page, "scaling"), lang)
@@ -352,7 +354,7 @@ def test_the_language_switcher_and_the_copy_button_carry_the_state(open_page, se
     page.wait_for_url(re.compile(r"context=8192"))
     root = widget(page, "vram_fit")
     root.locator("[data-copy-link]").click()
-    copied = text(lang, strings.UI["link_copied"])
+    copied = locale_of(lang).text(strings.UI["link_copied"])
     wait_for_text(page, "vram_fit", "[data-copy-status]", copied)
     link = page.evaluate("navigator.clipboard.readText()")
     assert link.startswith(server.url + ARTICLE[lang] + "#kw-vram-fit-1/") and "context=8192" in link

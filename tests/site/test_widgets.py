@@ -17,8 +17,8 @@ from tests.conftest import ROOT, build_site
 from tests.support.content import DocPage, nav_pages, page_with
 from tests.support.html import Page
 from tests.support.markdown import rendered_page
-from widgets import numbers, strings, view
-from widgets.messages import text
+from widgets import strings, view
+from widgets.locale import locale_of
 from wiki import catalogs as catalog_module
 from wiki.catalogs import check
 from wiki.render import BUILD_TABLE_GPUS
@@ -88,37 +88,39 @@ def test_a_widget_shows_the_verdict_the_ledger_states(site_dir: Path, claim: dic
 
 @pytest.mark.parametrize("lang", PAGE.langs)
 def test_missing_tables_are_filled_and_labelled(site_dir: Path, lang: str) -> None:
+    loc = locale_of(lang)
     page = Page(site_dir / ARTICLE[lang][0])
     assert "<!-- placeholder" not in page.source
     scaling = page.source[page.source.index('data-table="scaling_efficiency"'):]
     scaling = scaling[: scaling.index("</table>")]
     cells = re.findall(r"<td data-efficiency>([^<]*)</td>", scaling)
     rows = calculators.table({})
-    assert cells == [numbers.percent(r["efficiency"], lang, 0) for r in rows]
+    assert cells == [loc.numbers.percent(r["efficiency"], 0) for r in rows]
     caption = html.unescape(re.search(r"<caption[^>]*>(.*?)</caption>", scaling, re.S)[1])
-    assert caption.startswith(text(lang, strings.UI["projection"]).split("{assumptions}")[0])  # says: a projection
+    assert caption.startswith(loc.text(strings.UI["projection"]).split("{assumptions}")[0])  # says: a projection
     build = html.unescape(page.source[page.source.index('data-table="single_node_build"'):])
     build = build[: build.index("</table>")]
     rows = re.findall(r"<tr>(.*?)</tr>", build, re.S)[1:]
     for gpu_id, row in zip(BUILD_TABLE_GPUS, rows, strict=True):  # a node of eight of each
         gpu = calculators.GPUS[gpu_id]
-        assert gpu["name"] in row and numbers.gigabytes(8 * gpu["memory_gb"], lang) in row
+        assert gpu["name"] in row and loc.numbers.gigabytes(8 * gpu["memory_gb"]) in row
         # dense BF16 as it runs, with FP32 accumulation: the RTX 5090 at half its FP16-accumulate headline
-        assert numbers.decimal(training_tflops(GPU_BY_ID[gpu_id], "bf16"), lang, 0) in row
+        assert loc.numbers.decimal(training_tflops(GPU_BY_ID[gpu_id], "bf16"), 0) in row
 
 
 @pytest.mark.parametrize("lang", PAGE.langs)
 def test_an_output_that_counts_every_copy_says_so(site_dir: Path, lang: str) -> None:
     """`vram_fit` counts the requests one copy over the node holds, `throughput` those of all its copies:
     the same output name, two labels (strings.OUTPUT_LABELS), each the catalog's."""
+    loc = locale_of(lang)
     page = Page(site_dir / ARTICLE[lang][0])
 
     def label(name: str) -> str:
         block = html.unescape(page.source[page.source.index(f'data-calculator="{name}"'):])
         return re.search(r'<dt[^>]*>([^<]*)</dt>\s*<dd[^>]*data-output="max_concurrency"', block)[1].strip()
 
-    assert label("vram_fit") == text(lang, strings.OUTPUTS["max_concurrency"])
-    assert label("throughput") == text(lang, strings.output_label("throughput", "max_concurrency"))
+    assert label("vram_fit") == loc.text(strings.OUTPUTS["max_concurrency"])
+    assert label("throughput") == loc.text(strings.output_label("throughput", "max_concurrency"))
     assert label("vram_fit") != label("throughput")
 
 

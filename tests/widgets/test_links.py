@@ -9,8 +9,8 @@ import pytest
 
 import calculators
 from widgets import links, numbers, strings
-from widgets.messages import text
-from widgets.view import FIELDS, choice_label, error_text, input_value_text, view
+from widgets.locale import locale_of
+from widgets.view import FIELDS, error_text, input_value_text, view
 
 LANGS = ["da", "fr"]
 FIT = FIELDS["vram_fit"]
@@ -36,11 +36,12 @@ def test_a_links_share_reads_as_the_same_text_typed(lang: str) -> None:
 def test_a_links_dot_is_a_decimal_point_and_shows_as_the_page_writes_it(lang: str) -> None:
     """`context=32.768`: a link is neutral, so 32.768, refused in a whole-number field with the typed
     message, and shown as this page writes 32.768 (typed back, it is the same refusal)."""
+    loc = locale_of(lang)
     linked = view("vram_fit", {}, lang, link(context="32.768"))
-    shown = numbers.write(Decimal("32.768"), lang)
+    shown = loc.numbers.write(Decimal("32.768"))
     assert linked["ok"] is False
     assert linked["inputs"]["context"] == shown
-    assert linked["errors"]["context"] == text(lang, strings.ERRORS["not_an_integer"])
+    assert linked["errors"]["context"] == loc.text(strings.ERRORS["not_an_integer"])
     assert view("vram_fit", {"context": shown}, lang)["errors"] == linked["errors"]
     # the neutral whole number is read in every language
     good = view("vram_fit", {}, lang, link(context="32768", gpus="12"))
@@ -57,51 +58,55 @@ def test_a_links_value_with_an_equals_sign_is_read_whole(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_too_large_says_the_fields_bound(lang: str) -> None:
+    loc = locale_of(lang)
     field = FIT["concurrency"]
     for form, value in ((lang, "1" + "0" * 400), (numbers.NEUTRAL, "1" + "0" * 400)):
         shown = view("vram_fit", {}, lang, {"form": form, "values": {"concurrency": value}})
-        expected = error_text(field, "too_large", {"max": field["max"]}, lang)
+        expected = error_text(field, "too_large", {"max": field["max"]}, locale_of(lang))
         assert shown["errors"]["concurrency"] == expected
-        assert shown["errors"]["concurrency"] == text(lang, strings.ERRORS["too_large"],
-                                                      max=input_value_text(field, field["max"], lang))
+        assert shown["errors"]["concurrency"] == loc.text(strings.ERRORS["too_large"],
+                                                          max=input_value_text(field, field["max"], locale_of(lang)))
     low = view("vram_fit", {"concurrency": "-1" + "0" * 400}, lang)
-    assert low["errors"]["concurrency"] == text(lang, strings.ERRORS["too_small"],
-                                                min=input_value_text(field, field["min"], lang))
+    assert low["errors"]["concurrency"] == loc.text(strings.ERRORS["too_small"],
+                                                    min=input_value_text(field, field["min"], locale_of(lang)))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_ambiguous_typed_text_is_refused_with_both_readings(lang: str) -> None:
-    group, decimal = (numbers.locale(lang).number_symbols["latn"][k] for k in ("group", "decimal"))
+    loc = locale_of(lang)
+    group, decimal = (loc.numbers.symbols[k] for k in ("group", "decimal"))
     shown = view("vram_fit", {"weights_limit": "1.500"}, lang)
     if "." in (group, decimal):  # Danish: the dot is the group separator, 1 500 %: too large
         assert "weights_limit" in shown["errors"]
-        assert shown["errors"]["weights_limit"] != text(lang, strings.ERRORS["ambiguous_number"],
-                                                        grouped="", decimal="")
+        assert shown["errors"]["weights_limit"] != loc.text(strings.ERRORS["ambiguous_number"],
+                                                            grouped="", decimal="")
         return
     assert shown["ok"] is False
-    assert shown["errors"]["weights_limit"] == text(
-        lang, strings.ERRORS["ambiguous_number"], grouped=numbers.write(Decimal(1500), lang),
-        decimal=numbers.write(Decimal("1.5"), lang))
+    assert shown["errors"]["weights_limit"] == loc.text(
+        strings.ERRORS["ambiguous_number"], grouped=loc.numbers.write(Decimal(1500)),
+        decimal=loc.numbers.write(Decimal("1.5")))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_whole_number_field_refuses_decimals_a_float_would_round_away(lang: str) -> None:
-    decimal = numbers.locale(lang).number_symbols["latn"]["decimal"]
+    loc = locale_of(lang)
+    decimal = loc.numbers.symbols["decimal"]
     shown = view("vram_fit", {"gpus": f"7{decimal}9999999999999999"}, lang)
-    assert shown["errors"]["gpus"] == text(lang, strings.ERRORS["not_an_integer"])
+    assert shown["errors"]["gpus"] == loc.text(strings.ERRORS["not_an_integer"])
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_outdated_choice_and_an_unknown_field_are_said_and_the_rest_applies(lang: str) -> None:
+    loc = locale_of(lang)
     form = {"model": "llama-3.1-405b"}
     assert "llama-0-gone" not in calculators.MODELS
     shown = view("vram_fit", form, lang, link(model="llama-0-gone", gpus="12", nonsense="1"))
     assert shown["ok"] is True
     assert shown["inputs"]["gpus"] == "12" and shown["neutral"]["model"] == "llama-3.1-405b"
-    field = text(lang, strings.LABELS["model"])
+    field = loc.text(strings.LABELS["model"])
     assert shown["notices"] == [
-        text(lang, strings.UI["link_choice_gone"], field=field, shown=choice_label("model", "llama-3.1-405b", lang)),
-        text(lang, strings.UI["link_field_unknown"]),
+        loc.text(strings.UI["link_choice_gone"], field=field, shown=loc.choice("model", "llama-3.1-405b")),
+        loc.text(strings.UI["link_field_unknown"]),
     ]
     assert view("vram_fit", form, lang)["notices"] == []
 
@@ -123,10 +128,10 @@ def test_a_custom_model_with_a_bad_field_keeps_its_fields_editable(lang: str) ->
 def test_typed_text_carried_by_the_language_switcher_is_read_in_its_language(lang: str) -> None:
     """The switcher carries an edit not computed yet as typed, with its language: the other page reads it so."""
     other = "fr" if lang == "da" else "da"
-    typed = numbers.input_text(8192, other)
+    typed = numbers.of(other).input_text(8192)
     shown = view("vram_fit", {}, lang, {"form": other, "values": {"context": typed}})
     assert shown["ok"] and shown["neutral"]["context"] == "8192"
-    assert shown["inputs"]["context"] == numbers.input_text(8192, lang)
+    assert shown["inputs"]["context"] == numbers.of(lang).input_text(8192)
 
 
 @pytest.mark.parametrize("form", ["", "xx", "../../etc", "de", None, 3])

@@ -9,7 +9,7 @@ import pytest
 
 from calculators import run
 from widgets import markup, strings
-from widgets.messages import text
+from widgets.locale import locale_of
 from widgets.view import view
 
 
@@ -36,14 +36,15 @@ def test_the_views_html_carries_its_notes_trace_and_badge(lang: str) -> None:
 def test_the_verdict_line_is_the_catalogs_whole_line(lang: str) -> None:
     """The line's words come from one catalog entry with the badge and the subject in their places: the
     page's text, read as a screen reader reads it, is that entry filled in."""
+    loc = locale_of(lang)
     shown = view("vram_fit", {}, lang)
     words = unescape(re.sub(r"<[^>]+>", "", shown["html"]["badge"]))
     subject = unescape(re.search(r'data-output="subject">([^<]*)<', shown["html"]["badge"]).group(1))
-    assert words == text(lang, strings.UI["verdict_line_subject"], verdict=shown["verdict_text"], subject=subject)
+    assert words == loc.text(strings.UI["verdict_line_subject"], verdict=shown["verdict_text"], subject=subject)
     # a calculator without a subject has the line without one
     bare = view("compare", {}, lang)
-    assert unescape(re.sub(r"<[^>]+>", "", bare["html"]["badge"])) == text(lang, strings.UI["verdict_line"],
-                                                                          verdict=bare["verdict_text"])
+    assert unescape(re.sub(r"<[^>]+>", "", bare["html"]["badge"])) == loc.text(strings.UI["verdict_line"],
+                                                                               verdict=bare["verdict_text"])
 
 
 @pytest.mark.parametrize(("inputs", "tone"), [({"model": "llama-3.1-8b"}, "ok"), ({"model": "llama-3.1-405b"}, "bad")])

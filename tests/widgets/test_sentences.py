@@ -20,8 +20,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 import calculators
-from widgets import numbers, strings
-from widgets.messages import plural_text
+from widgets import strings
+from widgets.locale import locale_of
 from widgets.view import explanation_key, view
 from wiki.embed import find_embeds
 
@@ -66,21 +66,22 @@ def test_the_catalogs_plural_forms_are_cldrs() -> None:
 @pytest.mark.parametrize(("table", "key", "msgid"), PLURALS, ids=[f"{t}[{k}]" for t, k, _ in PLURALS])
 def test_every_plural_sentence_renders_for_one_and_for_many(lang: str, table: str, key: Any,
                                                             msgid: strings.Plural) -> None:
+    loc = locale_of(lang)
     assert names(msgid.singular) == names(msgid.plural) and msgid.count in names(msgid.plural), (table, key)
     forms = catalog(lang)[msgid.singular].string
     assert isinstance(forms, tuple) and len(forms) == catalog(lang).num_plurals and all(forms)
     fill = {name: f"[{name}]" for name in names(msgid.plural)}
     rendered = {}
     for count in (1, 2, 5, 21, 100, 1_000_000):
-        number = numbers.decimal(count, lang, 0)
-        text = plural_text(lang, msgid, count, **{**fill, msgid.count: number})
+        number = loc.numbers.decimal(count, 0)
+        text = loc.plural_text(msgid, count, **{**fill, msgid.count: number})
         assert text == forms[form_index(lang, count)].format(**{**fill, msgid.count: number})
         assert "{" not in text and "}" not in text and number in text
         rendered[count] = text
     # one and two are two sentences wherever the grammar changes with the number
     english = set(msgid.singular.split()) ^ set(msgid.plural.split())
     if not (lang == "fr" and english <= INVARIABLE_FR):
-        assert rendered[1].replace("1", "#") != rendered[2].replace(numbers.decimal(2, lang, 0), "#"), forms
+        assert rendered[1].replace("1", "#") != rendered[2].replace(loc.numbers.decimal(2, 0), "#"), forms
 
 
 def as_pattern(template: str) -> re.Pattern[str]:

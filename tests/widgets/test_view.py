@@ -12,7 +12,7 @@ import pytest
 import calculators
 from calculators import run
 from widgets import numbers, strings
-from widgets.messages import plural_text, text
+from widgets.locale import locale_of
 from widgets.view import node_text, note_text, view
 
 LANGS = ("da", "fr")
@@ -20,12 +20,13 @@ LANGS = ("da", "fr")
 
 def counted(unit: str, value: float, lang: str) -> str:
     """A counted quantity as the catalogs write it: "32 requests", "1 node"."""
-    return plural_text(lang, strings.COUNTED[unit], int(value), value=numbers.decimal(value, lang, 0))
+    loc = locale_of(lang)
+    return loc.plural_text(strings.COUNTED[unit], int(value), value=loc.numbers.decimal(value, 0))
 
 
 def unit(name: str, value: str, lang: str) -> str:
     """A value in one of the catalogs' units: "732 tok/s"."""
-    return text(lang, strings.UNITS[name], value=value)
+    return locale_of(lang).text(strings.UNITS[name], value=value)
 
 
 def subject_of(shown: dict) -> str:
@@ -36,19 +37,20 @@ def subject_of(shown: dict) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_effort_per_added_node_is_the_articles_figure_whatever_n(lang: str) -> None:
+    loc = locale_of(lang)
     inputs = [{"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}, {"target_tokens_per_s": 8000,
                                                                          "node_tokens_per_s": 1000}]
     results = [run("replicas", i)["values"] for i in inputs]
     shown = [view("replicas", i, lang)["outputs"] for i in inputs]
     low, high = results[0]["effort_per_added_node_min"], results[0]["effort_per_added_node_max"]
     assert all((v["effort_per_added_node_min"], v["effort_per_added_node_max"]) == (low, high) for v in results)
-    per_node = text(lang, strings.UNITS["multiplier_range"], low=numbers.decimal(low, lang, 1),
-                    high=numbers.decimal(high, lang, 1))
+    per_node = loc.text(strings.UNITS["multiplier_range"], low=loc.numbers.decimal(low, 1),
+                        high=loc.numbers.decimal(high, 1))
     assert shown[0]["effort_per_added_node"] == shown[1]["effort_per_added_node"] == per_node
     for v, out in zip(results, shown, strict=True):  # the total grows with the nodes
-        assert out["effort_total"] == text(lang, strings.UNITS["multiplier_range"],
-                                           low=numbers.decimal(v["effort_total_min"], lang, 1),
-                                           high=numbers.decimal(v["effort_total_max"], lang, 1))
+        assert out["effort_total"] == loc.text(strings.UNITS["multiplier_range"],
+                                               low=loc.numbers.decimal(v["effort_total_min"], 1),
+                                               high=loc.numbers.decimal(v["effort_total_max"], 1))
     assert results[1]["effort_total_min"] > results[0]["effort_total_min"]
 
 
@@ -57,18 +59,19 @@ def test_trace_questions_name_the_readers_node_and_load(lang: str) -> None:
     inputs = {"model": "llama-3.1-8b", "gpu": "l4", "gpus": 1, "concurrency": 64}  # more than a box of L4 holds
     result = run("decision", inputs)
     shown = view("decision", inputs, lang)
+    loc = locale_of(lang)
     questions = [row["question"] for row in shown["trace"]]
     assert len(questions) == len(result["values"]["trace"]) >= 2
     assert shown["verdict"] == result["verdict"]
-    node = node_text(result["inputs"], lang)
+    node = node_text(result["inputs"], loc)
     assert node in questions[0] and calculators.GPUS["l4"]["name"] in node  # the reader's node, not 8 × 96 GB
     # the first question names the load, each count with its noun in its plural form
     assert counted("requests", result["inputs"]["concurrency"], lang) in questions[0]
     assert counted("tokens", result["inputs"]["context"], lang) in questions[0]
     assert not any("96" in q for q in questions)
-    answers = [text(lang, strings.UI["answer_yes" if s["answer"] else "answer_no"]) for s in result["values"]["trace"]]
+    answers = [loc.text(strings.UI["answer_yes" if s["answer"] else "answer_no"]) for s in result["values"]["trace"]]
     assert [row["answer"] for row in shown["trace"]] == answers
-    assert shown["notes"] == [note_text(n, lang) for n in result["notes"]]
+    assert shown["notes"] == [note_text(n, loc) for n in result["notes"]]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -85,31 +88,33 @@ def test_vram_fit_says_what_would_fit(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_efficiency_range_is_rounded_outwards(lang: str) -> None:
     """A low end under the 60 % line must not read as on it: the range is rounded outwards to 0.1 %."""
+    loc = locale_of(lang)
     inputs = {"model": "llama-3.1-70b", "gpus_per_node": 8, "nodes": 1}
     values = run("scaling", inputs)["values"]
     low = math.floor(values["efficiency_low"] * 1000 + 1e-9) / 1000
     high = math.ceil(values["efficiency_high"] * 1000 - 1e-9) / 1000
     assert low < values["threshold"] <= values["efficiency_low"] + 0.001  # the case this rounding is for
     shown = view("scaling", inputs, lang)
-    assert shown["outputs"]["efficiency_range"] == text(lang, strings.UNITS["range"], low=numbers.percent(low, lang),
-                                                        high=numbers.percent(high, lang))
+    assert shown["outputs"]["efficiency_range"] == loc.text(strings.UNITS["range"], low=loc.numbers.percent(low),
+                                                            high=loc.numbers.percent(high))
     assert shown["verdict"] == "does_not_fit"  # a 70B training state does not fit 8 x 96 GB
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_throughput_shows_the_rate_its_range_and_the_first_token(lang: str) -> None:
+    loc = locale_of(lang)
     result = run("throughput", {})
     values = result["values"]
     shown = view("throughput", {}, lang)
     assert shown["ok"] and shown["verdict"] == result["verdict"]
     out = shown["outputs"]
-    rate = unit("tokens_per_s", numbers.decimal(values["node_tokens_per_s"], lang, 0), lang)
-    span = unit("tokens_per_s", text(lang, strings.UNITS["range"],
-                                     low=numbers.decimal(values["node_tokens_per_s_low"], lang, 0),
-                                     high=numbers.decimal(values["node_tokens_per_s_high"], lang, 0)), lang)
+    rate = unit("tokens_per_s", loc.numbers.decimal(values["node_tokens_per_s"], 0), lang)
+    span = unit("tokens_per_s", loc.text(strings.UNITS["range"],
+                                         low=loc.numbers.decimal(values["node_tokens_per_s_low"], 0),
+                                         high=loc.numbers.decimal(values["node_tokens_per_s_high"], 0)), lang)
     assert values["time_to_first_token_ms"] >= 1000  # seconds, one decimal
-    ttft = unit("s", numbers.decimal(values["time_to_first_token_ms"] / 1000, lang, 1), lang)
-    kw = unit("kw", numbers.decimal(values["node_kw"], lang, 1), lang)
+    ttft = unit("s", loc.numbers.decimal(values["time_to_first_token_ms"] / 1000, 1), lang)
+    kw = unit("kw", loc.numbers.decimal(values["node_kw"], 1), lang)
     assert (out["node_tokens_per_s"], out["node_tokens_per_s_range"], out["time_to_first_token_ms"],
             out["node_kw"]) == (rate, span, ttft, kw)
     assert rate in shown["explanation"] and ttft in shown["explanation"]
@@ -122,7 +127,7 @@ def test_throughput_shows_the_rate_its_range_and_the_first_token(lang: str) -> N
     ms = run("throughput", {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": 1, "context": 16,
                             "concurrency": 1})["values"]["time_to_first_token_ms"]
     assert ms < 1000  # under a second: milliseconds
-    assert short["outputs"]["time_to_first_token_ms"] == unit("ms", numbers.decimal(ms, lang, 0), lang)
+    assert short["outputs"]["time_to_first_token_ms"] == unit("ms", loc.numbers.decimal(ms, 0), lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -138,11 +143,12 @@ def test_throughput_at_concurrency_0_names_the_load_it_served(lang: str) -> None
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_training_time_shows_gpu_months_and_their_range(lang: str) -> None:
+    loc = locale_of(lang)
     inputs = {"gpu": "h100-sxm", "tokens_t": 1.5}
     v = run("training_time", inputs)["values"]  # hundreds of GPU-months: no group separator in the figures
-    months = unit("gpu_months", numbers.decimal(v["gpu_months"], lang, 0), lang)
-    span = unit("gpu_months", text(lang, strings.UNITS["range"], low=numbers.decimal(v["gpu_months_low"], lang, 0),
-                                   high=numbers.decimal(v["gpu_months_high"], lang, 0)), lang)
+    months = unit("gpu_months", loc.numbers.decimal(v["gpu_months"], 0), lang)
+    span = unit("gpu_months", loc.text(strings.UNITS["range"], low=loc.numbers.decimal(v["gpu_months_low"], 0),
+                                       high=loc.numbers.decimal(v["gpu_months_high"], 0)), lang)
     shown = view("training_time", inputs, lang)
     assert shown["verdict"] == run("training_time", inputs)["verdict"]
     assert (shown["outputs"]["gpu_months"], shown["outputs"]["gpu_months_range"]) == (months, span)
@@ -153,18 +159,19 @@ def test_training_time_shows_gpu_months_and_their_range(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_replicas_show_the_node_rate_they_used(lang: str) -> None:
     """The verdict line names the node rate the calculator used: the computed one when the input is 0."""
+    loc = locale_of(lang)
     auto_in = {"target_tokens_per_s": 1500}
     typed_in = {"target_tokens_per_s": 1500, "node_tokens_per_s": 1000}
     auto, typed = run("replicas", auto_in), run("replicas", typed_in)
     shown_auto, shown_typed = view("replicas", auto_in, lang), view("replicas", typed_in, lang)
     for result, shown in ((auto, shown_auto), (typed, shown_typed)):
-        rate = unit("tokens_per_s", numbers.decimal(result["values"]["node_tokens_per_s"], lang, 0), lang)
-        target = unit("tokens_per_s", numbers.decimal(result["values"]["target_tokens_per_s"], lang, 0), lang)
+        rate = unit("tokens_per_s", loc.numbers.decimal(result["values"]["node_tokens_per_s"], 0), lang)
+        target = unit("tokens_per_s", loc.numbers.decimal(result["values"]["target_tokens_per_s"], 0), lang)
         assert shown["outputs"]["node_tokens_per_s"] == rate
         assert rate in subject_of(shown) and target in subject_of(shown)
-        assert shown["notes"] == [note_text(n, lang) for n in result["notes"]]
+        assert shown["notes"] == [note_text(n, locale_of(lang)) for n in result["notes"]]
     assert auto["inputs"]["node_tokens_per_s"] == 0 < auto["values"]["node_tokens_per_s"]
-    zero = unit("tokens_per_s", numbers.decimal(0, lang, 0), lang)
+    zero = unit("tokens_per_s", loc.numbers.decimal(0, 0), lang)
     # never the input's 0, which means "computed" (a 0 that is not the end of a longer number)
     assert not re.search(r"(?<![\d.,\u00a0\u202f])" + re.escape(zero), subject_of(shown_auto))
     # where the computed rate comes from is said only when it was computed
@@ -184,8 +191,8 @@ def test_a_subject_names_the_choice_in_its_own_words(lang: str, name: str, input
     """A subject is one sentence per choice: the choice's capitalised form label is never glued into it."""
     result = run(name, inputs)
     about = subject_of(view(name, inputs, lang))
-    label = text(lang, strings.CHOICES.get(f"{field}:{result['inputs'][field]}")
-                 or strings.CHOICES[result["inputs"][field]])
+    label = locale_of(lang).text(strings.CHOICES.get(f"{field}:{result['inputs'][field]}")
+                                 or strings.CHOICES[result["inputs"][field]])
     assert about and label not in about
     assert calculators.MODELS[result["inputs"]["model"]]["name"] in about
 
@@ -204,9 +211,9 @@ def test_the_vram_figure_title_adds_up_to_the_vram(inputs: dict, lang: str) -> N
     from widgets.svg import vram_bar
 
     values = run("vram_fit", inputs)["values"]
-    title = unescape(re.search(r"<title>(.*?)</title>", vram_bar(values, lang))[1])
+    title = unescape(re.search(r"<title>(.*?)</title>", vram_bar(values, locale_of(lang)))[1])
     # each part is shown to three significant digits: they add up within 1 GB
-    shown = [numbers.parse(n, lang) for n in re.findall(r"(\d[\d.,]*)[\u00a0\u202f ](?:GB|Go)", title)]
+    shown = [numbers.of(lang).parse(n) for n in re.findall(r"(\d[\d.,]*)[\u00a0\u202f ](?:GB|Go)", title)]
     over = values["weights_gb"] + values["kv_gb"] + values["overhead_gb"] > values["vram_gb"]
     if over:  # weights, overhead, KV needed, KV left, over, VRAM
         weights, overhead, needed, left, beyond, vram = shown

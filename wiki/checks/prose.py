@@ -12,7 +12,7 @@ Reading rules (shared by `parity`, `numbers_lint` and `claims`):
   three (`2 000`). A unit glued after it is fine (`405B`, `8×`, `100k`, `15T`).
 - Not numbers: digits glued after a letter (identifiers and versions: `K07`, `Gen5`, `FP8`, `H100`,
   `Qwen2.5`), a dotted version after a product name (`Llama 3.1`, see `VERSIONED`) and `3.x`.
-- A number's value is read in the page's language with CLDR (`widgets.numbers.parse`: Danish `2.000`
+- A number's value is read in the page's language with CLDR (`widgets.numbers.Numbers.parse`: Danish `2.000`
   and `1,5`, French `2 000` and `1,5`). English-style seeds still read as the English writer meant
   them, so that parity compares values while `numbers_lint` asks for the local form: `1.5` is 1.5 and
   a comma before exactly three digits after a 1–3 digit integer part (`2,000`) is a thousands comma.
@@ -197,7 +197,7 @@ def value_of(token: str, lang: str) -> Decimal:
     if ENGLISH_THOUSANDS.fullmatch(token):
         return Decimal(token.replace(",", ""))
     try:
-        parsed = numbers.parse(token, lang)
+        parsed = numbers.of(lang).parse(token)
     except numbers.NotANumber:
         parsed = float(token.replace(",", ".")) if token.count(",") + token.count(".") == 1 else 0
     return Decimal(str(parsed)).normalize()
@@ -231,4 +231,4 @@ def localize(text: str, lang: str) -> str:
 
 def local_form(value: Decimal, lang: str) -> str:
     """How CLDR writes `value` in `lang`, for suggestions (`2.000`, `2 000`, `1,5`)."""
-    return numbers.decimal(float(value) if value != value.to_integral_value() else int(value), lang, digits=6)
+    return numbers.of(lang).decimal(float(value) if value != value.to_integral_value() else int(value), digits=6)

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 # (the id names the widget, its rank among the page's widgets of that calculator, and the output: a label
 # the translators reword is the same row). Only the interfaces that every
 # version since the checks exist has are used: wiki.languages, wiki.embed.find_embeds, wiki.catalogs,
-# widgets.view.view, widgets.messages.text, widgets.strings.
+# widgets.view.view, widgets.messages.translations, widgets.strings.
 READ_TREE = r'''
 import json, re, sys
 from pathlib import Path
@@ -35,8 +35,11 @@ import yaml
 from wiki import catalogs, languages
 from wiki.embed import find_embeds
 from widgets import strings
-from widgets.messages import text
+from widgets.messages import translations
 from widgets.view import view
+
+def text(lang, msgid):
+    return translations(lang).gettext(msgid)
 
 langs = languages.read()
 catalogs.compile_all(langs.all)

@@ -7,7 +7,7 @@
 // `form` is how the values are written: none for the locale-neutral form the page writes (`32768`,
 // `0.65`, choice ids: widgets/numbers.py `neutral`), or the language of typed text the page had not
 // computed yet (the language switcher: `kw-vram-fit-1~da/context=8.192`). Python reads a value in its
-// form (widgets/links.py, `numbers.parse(text, form)`); nothing here reads a number. A segment with no
+// form (widgets/links.py, `numbers.of(form).parse(text)`); nothing here reads a number. A segment with no
 // pair names a widget to open at, with the page's values ("Copy link" on an unchanged widget).
 
 const SEGMENT = /^([\w-]+)(?:~([a-z]{2,3}(?:_[A-Z]{2})?))?\/(.*)$/;
