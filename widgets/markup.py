@@ -10,14 +10,8 @@ from __future__ import annotations
 from html import escape
 from string import Formatter
 
-# The verdict's tone: the badge's colour and, so that colour is never the only sign, its icon.
-TONES = {
-    "fits": "ok", "scales": "ok", "one_node": "ok", "one_node_int4": "ok", "one_node_fp8_kv": "ok",
-    "tight": "warn", "restructure": "warn", "dp_replicas": "info", "multi_node_ib": "warn", "multi_node": "warn",
-    "does_not_fit": "bad", "frontier": "bad",
-    "memory_bound": "info", "compute_bound": "info", "within_a_month": "ok", "months": "warn", "years": "bad",
-}
-# 16 px icons drawn with strokes (currentColor): a tick, an exclamation mark, a cross, an "i".
+# A verdict's tone (widgets.presentation.Verdict) is the badge's colour and, so that colour is never the only
+# sign, its icon: 16 px, drawn with strokes (currentColor): a tick, an exclamation mark, a cross, an "i".
 ICONS = {
     "ok": "M3 8.5l3.2 3.2L13 4.8",
     "warn": "M8 3v6.2M8 12.2v.6",
@@ -32,11 +26,10 @@ def icon(tone: str) -> str:
             f'focusable="false"><path d="{ICONS[tone]}"/></svg>')
 
 
-def badge(line: str, verdict: str, verdict_text: str, subject: str = "") -> str:
+def badge(line: str, verdict: str, tone: str, verdict_text: str, subject: str = "") -> str:
     """The verdict line, from the catalog's whole line (`Verdict: {verdict} – {subject}`, in the page's
-    language): its words as they are, `{verdict}` the badge (icon and word in the tone's colour),
-    `{subject}` what it answers."""
-    tone = TONES.get(verdict, "info")
+    language): its words as they are, `{verdict}` the badge (icon and word in the colour of its `tone`, the
+    verdict's in its calculator's presentation), `{subject}` what it answers."""
     html = []
     for literal, field, _, _ in Formatter().parse(line):
         if literal:  # the words before the badge are its label

@@ -1,8 +1,10 @@
-"""Every user-visible string of the calculator widgets, as gettext msgids (English source text).
+"""The vocabulary the calculator widgets share, as gettext msgids (English source text), and the tables of
+every calculator's own words, derived from `widgets/presentations/` (titles, verdicts, explanations,
+subjects, questions: each declared once, in its calculator's module).
 
-`N_` only marks a string for extraction (`pybabel extract -k N_`); the translation happens where the
-string is shown. Keys are the stable identifiers of `calculators` (input names, choice ids, output
-names, verdicts, error and note codes), so the tests can check that every identifier has its text.
+`N_` only marks a string for extraction (`widgets.msgids`); the translation happens where the string is
+shown. Keys are the stable identifiers of `calculators` (input names, choice ids, output names, verdicts,
+error and note codes), so the tests can check that every identifier has its text.
 Placeholders use `str.format` names; the translations must keep exactly the same ones.
 
 Sentences are written whole in each language: a verdict line, a subject, an explanation, a question or a
@@ -20,39 +22,11 @@ agrees, a noun the count belongs to) is an `NP_` pair: gettext picks its form by
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
-
-def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker name
-    """Mark a msgid for extraction without translating it."""
-    return message
-
-
-class Plural(NamedTuple):
-    """A msgid with its plural (gettext `ngettext`), and the value whose number picks the form."""
-
-    singular: str
-    plural: str
-    count: str = "value"
-
-
-def NP_(singular: str, plural: str, count: str = "value") -> Plural:  # noqa: N802
-    """Mark a msgid with a plural form (`pybabel extract -k NP_:1,2`); gettext picks the form by the
-    number of the placeholder `count`, which the forms write as a bare number."""
-    return Plural(singular, plural, count)
-
-
-TITLES = {
-    "vram_fit": N_("Does the model fit one node for inference?"),
-    "training_memory": N_("Training memory: full fine-tune, LoRA, QLoRA"),
-    "scaling": N_("Scaling efficiency of a training step"),
-    "decision": N_("The decision flow, step by step"),
-    "replicas": N_("Data-parallel replicas for a throughput target"),
-    "throughput": N_("Serving throughput of one node"),
-    "training_time": N_("How long a training run takes"),
-    "compare": N_("One 8-GPU node, two 4-GPU nodes or an SXM node"),
-    "workload": N_("Your workload: one box or more?"),
-}
+from widgets import presentations
+from widgets.msgids import N_, NP_
 
 LABELS = {
     "model": N_("Model"),
@@ -288,258 +262,8 @@ OUTPUTS = {
     "tensor_parallel": N_("GPUs per copy (tensor parallel)"),
     "gpus_per_node": N_("GPUs per node"),
 }
-# An output whose meaning differs by calculator gets its own label there: `throughput` counts the requests
-# of every copy of the model in the node (61 in `vram_fit` is one copy over 8 GPUs; 40 is four TP-2 copies).
-OUTPUT_LABELS = {
-    ("throughput", "max_concurrency"): N_("Requests that fit at this context, all copies together"),
-}
-
-
-def output_label(calculator: str, name: str) -> str:
-    """The msgid of the label an output has in a calculator's widget."""
-    return OUTPUT_LABELS.get((calculator, name), OUTPUTS[name])
-
-
-VERDICTS = {
-    "fits": N_("Fits"),
-    "tight": N_("Tight"),
-    "does_not_fit": N_("Does not fit"),
-    "scales": N_("Scales"),
-    "restructure": N_("Restructure"),
-    "one_node": N_("One node"),
-    "one_node_int4": N_("One node at INT4"),
-    "one_node_fp8_kv": N_("One node with an FP8 KV cache"),
-    "multi_node": N_("One model across nodes"),
-    "dp_replicas": N_("Data-parallel replicas"),
-    "multi_node_ib": N_("Multi-node over InfiniBand"),
-    "frontier": N_("Frontier case"),
-    "memory_bound": N_("Memory-bound"),
-    "compute_bound": N_("Compute-bound"),
-    "within_a_month": N_("Within a month"),
-    "months": N_("Months"),
-    "years": N_("Years"),
-    "two_nodes": N_("Two 4-GPU nodes"),
-}
-
 # The scaling table's row for one box (wiki/render.py): its GPUs, counted.
 CONFIG_ONE_NODE = NP_("{gpus} GPU in one box", "{gpus} GPUs in one box", "gpus")
-
-# What a verdict answers, after its badge (UI["verdict_line_subject"]): a noun phrase naming the reader's load
-# and hardware, as the calculator used them. A calculator whose subject depends on a choice has one per choice,
-# keyed (calculator, choice) (widgets/view.py names the field).
-LOAD_ON_NODE = NP_("{concurrency} request of {context} on {node}", "{concurrency} requests of {context} on {node}",
-                   "concurrency")
-FULL_FINE_TUNE = N_("full fine-tune of {model} on {node}")
-LORA = N_("LoRA fine-tune of {model} on {node}")
-QLORA = N_("QLoRA fine-tune of {model} on {node}")
-SUBJECTS = {
-    "workload": LOAD_ON_NODE,
-    "vram_fit": LOAD_ON_NODE,
-    "throughput": LOAD_ON_NODE,
-    "training_time": NP_("training {model} on {gpus} GPU", "training {model} on {gpus} GPUs", "gpus"),
-    ("training_memory", "full"): FULL_FINE_TUNE,
-    ("training_memory", "lora"): LORA,
-    ("training_memory", "qlora"): QLORA,
-    ("scaling", "tp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with tensor parallelism",
-                           "training {model} on {nodes} × {gpus_per_node} GPUs with tensor parallelism",
-                           "gpus_per_node"),
-    ("scaling", "dp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with data parallelism",
-                           "training {model} on {nodes} × {gpus_per_node} GPUs with data parallelism",
-                           "gpus_per_node"),
-    ("scaling", "fsdp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with fully sharded data parallelism",
-                             "training {model} on {nodes} × {gpus_per_node} GPUs with fully sharded data parallelism",
-                             "gpus_per_node"),
-    ("scaling", "pp"): NP_("training {model} on {nodes} × {gpus_per_node} GPU with pipeline parallelism",
-                           "training {model} on {nodes} × {gpus_per_node} GPUs with pipeline parallelism",
-                           "gpus_per_node"),
-    ("scaling", "tp_pp"): NP_(
-        "training {model} on {nodes} × {gpus_per_node} GPU, tensor parallel inside a node and pipeline parallel "
-        "across",
-        "training {model} on {nodes} × {gpus_per_node} GPUs, tensor parallel inside a node and pipeline parallel "
-        "across",
-        "gpus_per_node"),
-    ("decision", "inference"): N_("inference with {model} on {node}"),
-    ("decision", "lora"): LORA,
-    ("decision", "qlora"): QLORA,
-    ("decision", "full_finetune"): FULL_FINE_TUNE,
-    ("decision", "pretrain"): N_("pre-training {model} on {node}"),
-    "replicas": N_("{target_tokens_per_s} in all at {node_tokens_per_s} per node"),
-}
-
-# Why the verdict is what it is, from the values: one or two whole sentences per (calculator, verdict).
-# widgets/view.py picks a variant where one verdict has two stories (`does_not_fit_kv`: the weights fit, the
-# load does not; `does_not_fit_any`: no node of these GPUs holds the weights; the workload's `dp_replicas_load`:
-# the load itself does not fit one node).
-EXPLANATIONS = {
-    ("vram_fit", "fits"): N_(
-        "The weights take {weights_gb} ({weights_share} of {vram_gb}), within the {weights_limit} rule, and "
-        "the KV cache for {concurrency} of {context} ({kv_gb}) fits in the {kv_budget_gb} left."
-    ),
-    ("vram_fit", "does_not_fit_kv"): N_(
-        "The weights fit ({weights_gb}, {weights_share} of {vram_gb}), but the KV cache for {concurrency} of "
-        "{context} needs {kv_gb} and only {kv_budget_gb} is left: the node holds the weights, not the workload. "
-        "It holds {max_concurrency} of this length, or {concurrency} of up to {max_context}."
-    ),
-    ("vram_fit", "tight"): N_(
-        "The load fits ({kv_gb} of KV cache in the {kv_budget_gb} left), but the weights take {weights_share} "
-        "of {vram_gb}, above the {weights_limit} rule: little room is left for prefix caching, CUDA graphs "
-        "and load peaks."
-    ),
-    ("vram_fit", "does_not_fit"): N_(
-        "The weights alone need {weights_gb}, more than the {usable_gb} usable in the node: it takes at least "
-        "{min_gpus}."
-    ),
-    ("vram_fit", "does_not_fit_any"): N_(
-        "The weights alone need {weights_gb}, more than the {usable_gb} usable in the node, and no node of these GPUs "
-        "holds them: choose GPUs with more memory or a lower precision."
-    ),
-    ("training_memory", "fits"): N_(
-        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer state plus {activations_gb} of "
-        "activations), within the {vram_gb} of the node."
-    ),
-    ("training_memory", "does_not_fit"): N_(
-        "Training needs {total_gb} ({state_gb} of weights, gradients and optimizer state plus {activations_gb} of "
-        "activations), more than the {vram_gb} of the node: it takes at least {min_gpus} on {min_nodes}."
-    ),
-    ("scaling", "scales"): N_(
-        "Each GPU keeps {efficiency} of its single-GPU throughput ({speedup} on {gpus}), above the 60 % line."
-    ),
-    ("scaling", "restructure"): N_(
-        "Each GPU keeps only {efficiency} of its single-GPU throughput ({speedup} on {gpus}), below the 60 % "
-        "line: split the work another way (TP inside a node, PP or DP across), or keep the job in one 8-GPU node "
-        "and accept a longer run."
-    ),
-    ("scaling", "does_not_fit"): N_(
-        "The training state needs {state_gb_per_gpu} per GPU, more than the {gpu_memory_gb} of each card: "
-        "this layout cannot run the step. Its estimated efficiency ({efficiency}) is theoretical; use more "
-        "GPUs, or LoRA/QLoRA."
-    ),
-    ("decision", "one_node"): N_("The answer to step {step} is yes: one node of {gpus_per_node} is enough."),
-    ("decision", "one_node_fp8_kv"): N_(
-        "The answer to step {step} is yes: one node of {gpus_per_node} is enough with an FP8 KV cache, which "
-        "holds twice the requests of a BF16 one and leaves the weights as they are."
-    ),
-    ("decision", "one_node_int4"): N_(
-        "The answer to step {step} is yes: one node of {gpus_per_node} carries this load at INT4."
-    ),
-    ("decision", "dp_replicas"): N_(
-        "The answer to step {step} is yes: the model fits one node, the load does not. It takes {min_nodes} "
-        "of {gpus_per_node} each, as data-parallel replicas behind a load balancer, not a cluster."
-    ),
-    ("decision", "multi_node_ib"): N_(
-        "The answer to step {step} is yes: multi-node over InfiniBand, at least {min_nodes} of {gpus_per_node} "
-        "each; estimate the scaling efficiency first."
-    ),
-    ("decision", "frontier"): N_(
-        "The answer to step {step} is yes: a frontier case. Finishing this pre-training in time takes "
-        "{min_nodes} of {gpus_per_node} each, far past the 32 GPUs where SXM nodes on NDR InfiniBand pay off: "
-        "not a job for Kentino hardware."
-    ),
-    ("replicas", "one_node"): N_(
-        "One node delivers {capacity_tokens_per_s}, enough for {target_tokens_per_s} at {utilization} "
-        "utilization (target {utilization_target}): no cluster needed."
-    ),
-    ("replicas", "dp_replicas"): NP_(
-        "{replicas} replica delivers {capacity_tokens_per_s} for {target_tokens_per_s}, at {utilization} "
-        "utilization (target {utilization_target}); the {nodes} fail {cluster_failure_rate} times a year in all, "
-        "and each added node takes {effort_per_added_node} the engineering time of one node ({effort_total} in "
-        "all).",
-        "{replicas} replicas deliver {capacity_tokens_per_s} for {target_tokens_per_s}, at {utilization} "
-        "utilization (target {utilization_target}); the {nodes} fail {cluster_failure_rate} times a year in all, "
-        "and each added node takes {effort_per_added_node} the engineering time of one node ({effort_total} in "
-        "all).",
-        "replicas",
-    ),
-    ("workload", "one_node"): N_(
-        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) and can "
-        "deliver up to {node_tokens_per_s}, enough for {target_tokens_per_s}: buy one box."
-    ),
-    ("workload", "dp_replicas"): N_(
-        "One node of {gpus_per_node} holds {concurrency} of {context} (up to {max_concurrency}) but delivers "
-        "only {node_tokens_per_s}: the target of {target_tokens_per_s} takes {min_nodes} as data-parallel "
-        "replicas behind a load balancer, not a cluster."
-    ),
-    ("workload", "dp_replicas_load"): N_(
-        "One node of {gpus_per_node} holds up to {max_concurrency} of {context}: the load of {concurrency} "
-        "takes {min_nodes} as data-parallel replicas behind a load balancer, not a cluster."
-    ),
-    ("workload", "multi_node"): N_(
-        "The weights do not fit one node of these GPUs: each copy of the model spans several nodes, "
-        "{min_nodes} in all, tensor parallel inside a node and pipeline parallel across, over a fabric."
-    ),
-    ("throughput", "memory_bound"): NP_(
-        "The node runs {copies} copy of the model on {tensor_parallel}, {concurrency} in all; each decode step "
-        "reads {bytes_per_step_gb}, so memory bandwidth sets the pace. Prompts included, the node delivers "
-        "{node_tokens_per_s}, {tokens_per_s_per_request} per request; the first token of a prompt of "
-        "{input_tokens} takes {time_to_first_token_ms} on an idle node.",
-        "The node runs {copies} copies of the model on {tensor_parallel} each, {concurrency} in all; each decode "
-        "step of a copy reads {bytes_per_step_gb}, so memory bandwidth sets the pace. Prompts included, the node "
-        "delivers {node_tokens_per_s}, {tokens_per_s_per_request} per request; the first token of a prompt of "
-        "{input_tokens} takes {time_to_first_token_ms} on an idle node.",
-        "copies",
-    ),
-    ("throughput", "compute_bound"): NP_(
-        "The node runs {copies} copy of the model on {tensor_parallel}, {concurrency} in all, and the GPUs' "
-        "arithmetic, not their memory, sets the pace. Prompts included, the node delivers {node_tokens_per_s}, "
-        "{tokens_per_s_per_request} per request; the first token of a prompt of {input_tokens} takes "
-        "{time_to_first_token_ms} on an idle node.",
-        "The node runs {copies} copies of the model on {tensor_parallel} each, {concurrency} in all, and the GPUs' "
-        "arithmetic, not their memory, sets the pace. Prompts included, the node delivers {node_tokens_per_s}, "
-        "{tokens_per_s_per_request} per request; the first token of a prompt of {input_tokens} takes "
-        "{time_to_first_token_ms} on an idle node.",
-        "copies",
-    ),
-    ("throughput", "does_not_fit"): N_(
-        "The KV cache of {concurrency} does not fit next to the weights: the node holds {max_concurrency} of this "
-        "length. The {node_tokens_per_s} it would deliver at this load is out of reach."
-    ),
-    ("training_time", "within_a_month"): N_(
-        "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "(TP {tp_degree} × PP {pp_degree} × DP {dp_degree}), at {efficiency} scaling efficiency ({mfu_achieved} "
-        "of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
-    ),
-    ("training_time", "months"): N_(
-        "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "(TP {tp_degree} × PP {pp_degree} × DP {dp_degree}), months of wall-clock time, at {efficiency} scaling "
-        "efficiency ({mfu_achieved} of peak over whole steps), drawing {cluster_kw} ({energy_mwh} in all)."
-    ),
-    ("training_time", "years"): N_(
-        "The run needs {gpu_months} ({gpu_months_range} over the range of achieved compute): {days} on {gpus} "
-        "(TP {tp_degree} × PP {pp_degree} × DP {dp_degree}), more than a year; such a run needs a far larger "
-        "cluster. The scaling efficiency is {efficiency} ({mfu_achieved} of peak over whole steps) and the run "
-        "draws {cluster_kw} ({energy_mwh} in all)."
-    ),
-    ("compare", "one_node"): N_(
-        "One 8-GPU node delivers {one_node_tokens_per_s} with a training efficiency of {one_node_efficiency}; two "
-        "4-GPU nodes deliver {two_nodes_tokens_per_s} with {two_nodes_efficiency} and draw {two_nodes_kw} against "
-        "{one_node_kw}: buy the one node first."
-    ),
-    ("compare", "two_nodes"): N_(
-        "Two 4-GPU nodes deliver {two_nodes_tokens_per_s} against {one_node_tokens_per_s} for one 8-GPU node, but "
-        "their training efficiency is {two_nodes_efficiency} against {one_node_efficiency}, and they add a node "
-        "to operate."
-    ),
-    ("compare", "does_not_fit"): N_(
-        "Neither one 8-GPU node nor two 4-GPU nodes hold this workload; the table shows what the SXM node "
-        "would do ({sxm_tokens_per_s})."
-    ),
-}
-
-# The decision flow's questions; the reader's hardware and load fill the placeholders.
-QUESTIONS = {
-    "fits_one_node_fp8": N_(
-        "Does one node of these GPUs, {node} or a bigger one, carry the model at FP8 with {concurrency} of "
-        "{context}?"
-    ),
-    "training_fits_one_node": N_("Does the training job fit one node of these GPUs, {node} or a bigger one?"),
-    "fits_one_node_fp8_kv": N_("Does one node of these GPUs carry it with an FP8 KV cache, for inference?"),
-    "fits_one_node_int4": N_("Does one node of these GPUs carry it at INT4 with the same headroom, for inference?"),
-    "throughput_bound_replicas": N_(
-        "Is it the load (throughput, concurrent requests), not the model's size, that exceeds one node?"
-    ),
-    "needs_multi_node": N_("Is it a job short of frontier scale that does not fit {node}?"),
-    "pretrain_frontier": N_("Does finishing the pre-training in time take 32 GPUs or more?"),
-}
 
 NOTES = {
     "custom_inputs_ignored": N_("The custom-model fields are ignored for a catalogue model."),
@@ -850,3 +574,41 @@ REFERENCE_UNITS = {
     "days": N_("{value} days"),
     "×": N_("{value}×"),
 }
+
+
+# ---- Each calculator's own words (widgets/presentations/), as tables by key -----------------------------------
+
+def _own(table: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(calculator, its presentation's `table`) for every calculator."""
+    return ((name, getattr(p, table)) for name, p in presentations.PRESENTATIONS.items())
+
+
+def _merged(shared: dict[str, Any], own: Iterable[tuple[str, Mapping[str, Any]]], what: str) -> dict[str, Any]:
+    """`shared` with each calculator's own entries; a key that two places give different texts is an error."""
+    merged, said_by = dict(shared), dict.fromkeys(shared, "widgets/strings.py")
+    for name, entries in own:
+        for key, value in entries.items():
+            if key in merged and merged[key] != value:
+                raise ValueError(f"{what} {key!r}: widgets/presentations/{name}.py says {value!r}, "
+                                 f"{said_by[key]} says {merged[key]!r}; one key, one text")
+            merged[key], said_by[key] = value, f"widgets/presentations/{name}.py"
+    return merged
+
+
+TITLES = {name: p.title for name, p in presentations.PRESENTATIONS.items()}
+VERDICTS = _merged({}, ((name, {v: verdict.words for v, verdict in verdicts.items()})
+                        for name, verdicts in _own("verdicts")), "verdict")
+EXPLANATIONS = {(name, key): msgid for name, own in _own("explanations") for key, msgid in own.items()}
+SUBJECTS = {(name, choice) if isinstance(subject, Mapping) else name: msgid for name, subject in _own("subject")
+            for choice, msgid in (subject.items() if isinstance(subject, Mapping) else [("", subject)])
+            if msgid is not None}
+QUESTIONS = _merged({}, _own("questions"), "question")
+OUTPUT_LABELS = {(name, key): msgid for name, own in _own("output_labels") for key, msgid in own.items()}
+LABELS = _merged(LABELS, _own("labels"), "label")
+HELP = _merged(HELP, _own("help"), "help text")
+OUTPUTS = _merged(OUTPUTS, _own("outputs"), "output label")
+
+
+def output_label(calculator: str, name: str) -> str:
+    """The msgid of the label an output has in a calculator's widget."""
+    return OUTPUT_LABELS.get((calculator, name), OUTPUTS[name])

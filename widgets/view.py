@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import calculators
 from widgets import links, markup, numbers, strings, svg, tables
 from widgets.locale import DIGITS, PageLocale, locale_of
+from widgets.msgids import Plural
+from widgets.presentations import PRESENTATIONS
 
 if TYPE_CHECKING:
     from widgets.protocol import View, ViewFailure
@@ -40,8 +42,6 @@ PARAM_UNITS = {"boxes": "nodes", "needed_concurrency": "requests", "max_concurre
 # Counted placeholders written as a bare number: a layout's degrees ("TP 8") and the low end of a range
 # of counts ("58 to 62 requests"); and, in a plural sentence, the number that picks its form.
 BARE = frozenset({"tp_degree", "pp_degree", "dp_degree", "max_concurrency_low"})
-# The choice a calculator's subject depends on: its SUBJECTS are keyed (calculator, choice).
-SUBJECT_CHOICE = {"training_memory": "method", "scaling": "parallelism", "decision": "workload"}
 
 
 def input_value_text(field: dict[str, Any], value: Any, loc: PageLocale) -> str:
@@ -138,11 +138,11 @@ def format_value(name: str, value: Any, values: dict[str, Any], loc: PageLocale)
     return loc.formatted(OUTPUTS[name]["kind"], OUTPUTS[name]["unit"], value)
 
 
-def say(loc: PageLocale, msgid: str | strings.Plural, fill: Callable[[str, bool], str],
+def say(loc: PageLocale, msgid: str | Plural, fill: Callable[[str, bool], str],
         number: Callable[[str], float] | None = None) -> str:
     """A whole sentence of `loc`'s catalog, each placeholder written by `fill(name, bare)`; a plural
-    sentence (`strings.NP_`) in the form the number of its count (`number(name)`) takes, that count bare."""
-    if isinstance(msgid, strings.Plural):
+    sentence (`widgets.msgids.NP_`) in the form the number of its count (`number(name)`) takes, that count bare."""
+    if isinstance(msgid, Plural):
         names = {*_placeholders(msgid.singular), *_placeholders(msgid.plural)}
         fmt = {name: fill(name, name == msgid.count or name in BARE) for name in names}
         count = number(msgid.count) if number else 0
@@ -151,15 +151,10 @@ def say(loc: PageLocale, msgid: str | strings.Plural, fill: Callable[[str, bool]
 
 
 def explanation_key(name: str, result: dict[str, Any]) -> tuple[str, str]:
-    """The explanation a result takes: its verdict's, or the variant that tells its story."""
-    values, verdict, inputs = result["values"], result["verdict"], result["inputs"]
-    if name == "vram_fit" and verdict == "does_not_fit" and values["weights_gb"] <= values["usable_gb"]:
-        return name, "does_not_fit_kv"  # the weights fit; the KV cache of the requested load does not
-    if name == "vram_fit" and verdict == "does_not_fit" and not values["min_gpus"]:
-        return name, "does_not_fit_any"  # no node of these GPUs holds the weights
-    if name == "workload" and verdict == "dp_replicas" and inputs["concurrency"] > values["max_concurrency"]:
-        return name, "dp_replicas_load"  # the load does not fit one node, whatever the target
-    return name, verdict
+    """The explanation a result takes, as `strings.EXPLANATIONS` keys it: its verdict's, or the variant its
+    calculator's presentation names (`widgets/presentations/<name>.py`)."""
+    variant = PRESENTATIONS[name].variant
+    return name, variant(result) if variant else result["verdict"]
 
 
 def explanation(name: str, result: dict[str, Any], loc: PageLocale) -> str:
@@ -180,7 +175,7 @@ def explanation(name: str, result: dict[str, Any], loc: PageLocale) -> str:
             return format_value(field, value, values, loc)
         return loc.numbers.decimal(value, 2)
 
-    return say(loc, strings.EXPLANATIONS[explanation_key(name, result)], fill,
+    return say(loc, PRESENTATIONS[name].explanation_for(result), fill,
                lambda field: values[field] if field in values else inputs[field])
 
 
@@ -213,7 +208,7 @@ def model_text(inputs: dict[str, Any], loc: PageLocale) -> str:
     return loc.choice("model", inputs["model"])
 
 
-def trace(result: dict[str, Any], loc: PageLocale) -> list[dict[str, str]]:
+def trace(name: str, result: dict[str, Any], loc: PageLocale) -> list[dict[str, str]]:
     """The decision flow's steps, each question (naming the reader's node and load) with its answer."""
     rows = []
     inputs = result["inputs"]
@@ -224,7 +219,7 @@ def trace(result: dict[str, Any], loc: PageLocale) -> list[dict[str, str]]:
     for step in result["values"].get("trace", []):
         answer = strings.UI["answer_yes" if step["answer"] else "answer_no"]
         rows.append({"step": loc.numbers.decimal(step["step"], 0),
-                     "question": say(loc, strings.QUESTIONS[step["question"]], fill, inputs.__getitem__),
+                     "question": say(loc, PRESENTATIONS[name].questions[step["question"]], fill, inputs.__getitem__),
                      "answer": loc.text(answer)})
     return rows
 
@@ -263,8 +258,7 @@ def subject(name: str, result: dict[str, Any], loc: PageLocale) -> str:
     """What the verdict answers, a noun phrase: the reader's load and hardware as the calculator used them
     (the node rate it computed, the GPUs rounded to whole nodes, the requests it served)."""
     values, inputs = result["values"], result["inputs"]
-    key = (name, inputs[SUBJECT_CHOICE[name]]) if name in SUBJECT_CHOICE else name
-    msgid = strings.SUBJECTS.get(key)
+    msgid = PRESENTATIONS[name].subject_for(inputs)
     if msgid is None:
         return ""
 
@@ -327,9 +321,10 @@ def _view(name: str, raw_inputs: dict[str, Any], loc: PageLocale,
                 "first_error": first, "controls": controls(name, inputs),
                 "inputs": links.shown(fields, raw_inputs, forms, inputs, loc, input_value_text), "notices": notices}
     values = result["values"]
-    verdict_text = loc.formatted("key", None, result["verdict"]) if result["verdict"] else ""
+    verdict = PRESENTATIONS[name].verdicts.get(result["verdict"] or "")
+    verdict_text, tone = (loc.text(verdict.words), verdict.tone) if verdict else ("", "info")
     notes = [note_text(n, loc) for n in result["notes"] if n["code"] in strings.NOTES]
-    steps = trace(result, loc)
+    steps = trace(name, result, loc)
     about = subject(name, result, loc)
     figure = tables.figure(name, result, loc) or svg.figure(name, result, loc)
     return {
@@ -346,7 +341,7 @@ def _view(name: str, raw_inputs: dict[str, Any], loc: PageLocale,
         # The HTML of the pieces that are more than a text, escaped; the page only places it.
         "html": {
             "badge": markup.badge(loc.text(strings.UI["verdict_line_subject" if about else "verdict_line"]),
-                                  result["verdict"] or "", verdict_text, about),
+                                  result["verdict"] or "", tone, verdict_text, about),
             "notes": markup.items(notes),
             "trace": markup.trace_items(steps),
             "figure": figure,

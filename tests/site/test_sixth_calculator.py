@@ -1,8 +1,10 @@
-"""A new calculator is its module, its registry line, its strings, its catalogs and its README section.
+"""A new calculator is its own two files (its math in `calculators/`, its words in `widgets/presentations/`),
+its registry line, its catalogs' entries and its README section.
 
 A copy of the project gets `rack_power` (does a node fit a rack's power budget?) with exactly those
 edits and a page that embeds it; the build prerenders it and the browser runs it live, the same
-texts, in both languages. Nothing else (the view, the templates, the page script, the worker) is touched.
+texts, in both languages. Nothing shared (`widgets/strings.py`, the view, the templates, the page script,
+the worker) is touched.
 """
 
 from __future__ import annotations
@@ -49,26 +51,46 @@ def compute(inputs: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     return {"values": {"draw_kw": draw_kw, "rack_share": share},
             "verdict": "within_budget" if share <= 1 else "over_budget", "notes": []}
 '''
-# table, key, English, Danish, French
-STRINGS = [
-    ("TITLES", '"rack_power"', "Does the node fit the rack's power feed?", "Passer noden til rackets strøm?",
+# Its own words, next to it: its title, verdicts and explanations, and the fields and outputs only it has.
+PRESENTATION = '''"""The `rack_power` widget's own words: does the node fit the rack's power feed?"""
+
+from widgets.msgids import N_
+from widgets.presentation import Presentation, Verdict
+
+PRESENTATION = Presentation(
+    title=N_("Does the node fit the rack's power feed?"),
+    verdicts={
+        "within_budget": Verdict(N_("Within the feed"), "ok"),
+        "over_budget": Verdict(N_("Over the feed"), "bad"),
+    },
+    explanations={
+        "within_budget": N_("The node draws {draw_kw}, {rack_share} of the rack's feed."),
+        "over_budget": N_("The node draws {draw_kw}, more than the rack's feed ({rack_share})."),
+    },
+    labels={"watts_per_gpu": N_("Board power per GPU (W)"), "rack_kw": N_("Rack power feed (kW)")},
+    help={"watts_per_gpu": N_("What one GPU board draws at full load."),
+          "rack_kw": N_("What the rack's feed delivers.")},
+    outputs={"draw_kw": N_("Power drawn by the node"), "rack_share": N_("Share of the rack's feed")},
+)
+'''
+# The catalogs' entries: English msgid, Danish, French.
+TRANSLATIONS = [
+    ("Does the node fit the rack's power feed?", "Passer noden til rackets strøm?",
      "Le nœud tient-il dans l'alimentation de la baie ?"),
-    ("LABELS", '"watts_per_gpu"', "Board power per GPU (W)", "Kortets effekt pr. GPU (W)", "Puissance par GPU (W)"),
-    ("HELP", '"watts_per_gpu"', "What one GPU board draws at full load.", "Hvad ét GPU-kort trækker ved fuld last.",
+    ("Board power per GPU (W)", "Kortets effekt pr. GPU (W)", "Puissance par GPU (W)"),
+    ("What one GPU board draws at full load.", "Hvad ét GPU-kort trækker ved fuld last.",
      "Ce que consomme une carte GPU à pleine charge."),
-    ("LABELS", '"rack_kw"', "Rack power feed (kW)", "Rackets strømforsyning (kW)", "Alimentation de la baie (kW)"),
-    ("HELP", '"rack_kw"', "What the rack's feed delivers.", "Hvad rackets forsyning leverer.",
-     "Ce que fournit l'alimentation de la baie."),
-    ("OUTPUTS", '"draw_kw"', "Power drawn by the node", "Nodens effekt", "Puissance du nœud"),
-    ("OUTPUTS", '"rack_share"', "Share of the rack's feed", "Andel af rackets forsyning",
-     "Part de l'alimentation de la baie"),
-    ("VERDICTS", '"within_budget"', "Within the feed", "Inden for forsyningen", "Dans l'alimentation"),
-    ("VERDICTS", '"over_budget"', "Over the feed", "Over forsyningen", "Au-delà de l'alimentation"),
-    ("EXPLANATIONS", '("rack_power", "within_budget")', "The node draws {draw_kw}, {rack_share} of the rack's feed.",
+    ("Rack power feed (kW)", "Rackets strømforsyning (kW)", "Alimentation de la baie (kW)"),
+    ("What the rack's feed delivers.", "Hvad rackets forsyning leverer.", "Ce que fournit l'alimentation de la baie."),
+    ("Power drawn by the node", "Nodens effekt", "Puissance du nœud"),
+    ("Share of the rack's feed", "Andel af rackets forsyning", "Part de l'alimentation de la baie"),
+    ("Within the feed", "Inden for forsyningen", "Dans l'alimentation"),
+    ("Over the feed", "Over forsyningen", "Au-delà de l'alimentation"),
+    ("The node draws {draw_kw}, {rack_share} of the rack's feed.",
      "Noden trækker {draw_kw}, {rack_share} af rackets forsyning.",
      "Le nœud consomme {draw_kw}, {rack_share} de l'alimentation de la baie."),
-    ("EXPLANATIONS", '("rack_power", "over_budget")', "The node draws {draw_kw}, more than the rack's feed "
-     "({rack_share}).", "Noden trækker {draw_kw}, mere end rackets forsyning ({rack_share}).",
+    ("The node draws {draw_kw}, more than the rack's feed ({rack_share}).",
+     "Noden trækker {draw_kw}, mere end rackets forsyning ({rack_share}).",
      "Le nœud consomme {draw_kw}, plus que l'alimentation de la baie ({rack_share})."),
 ]
 PAGE = """---
@@ -86,22 +108,21 @@ watts_per_gpu: 700
 
 
 def add_calculator(root: Path) -> None:
-    """The five edits an editor makes for a new calculator, and nothing else."""
+    """The edits a person makes for a new calculator (README: add a calculator), and nothing else: its module,
+    its registry line, its words, its catalogs' entries and its README section."""
     (root / "calculators" / "rack_power.py").write_text(MODULE, encoding="utf-8")
     registry = root / "calculators" / "registry.py"
     text = registry.read_text(encoding="utf-8").replace("from . import ", "from . import rack_power\nfrom . import ", 1)
     text = text.replace("_REGISTRY: tuple[Calculator, ...] = (\n", "_REGISTRY: tuple[Calculator, ...] = (\n"
                         '    Calculator("rack_power", rack_power.SPEC, rack_power.compute),\n', 1)
     registry.write_text(text, encoding="utf-8")
-    with (root / "widgets" / "strings.py").open("a", encoding="utf-8") as strings:
-        for table, key, english, _da, _fr in STRINGS:
-            strings.write(f"{table}[{key}] = N_({json.dumps(english, ensure_ascii=False)})\n")
-    catalogs = {"messages.pot": None, "da/LC_MESSAGES/messages.po": 3, "fr/LC_MESSAGES/messages.po": 4}
+    (root / "widgets" / "presentations" / "rack_power.py").write_text(PRESENTATION, encoding="utf-8")
+    catalogs = {"messages.pot": None, "da/LC_MESSAGES/messages.po": 1, "fr/LC_MESSAGES/messages.po": 2}
     for path, column in catalogs.items():
         with (root / "i18n" / path).open("a", encoding="utf-8") as catalog:
-            for row in STRINGS:
+            for row in TRANSLATIONS:
                 msgstr = row[column] if column else ""
-                catalog.write(f"\nmsgid {json.dumps(row[2], ensure_ascii=False)}\n"
+                catalog.write(f"\nmsgid {json.dumps(row[0], ensure_ascii=False)}\n"
                               f"msgstr {json.dumps(msgstr, ensure_ascii=False)}\n")
     with (root / "calculators" / "README.md").open("a", encoding="utf-8") as readme:
         readme.write("\n### `rack_power` — does a node fit a rack's power feed?\n\n"

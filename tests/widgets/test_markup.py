@@ -17,7 +17,7 @@ def test_every_text_is_escaped() -> None:
     hostile = '<img src=x onerror="alert(1)">&'
     line = hostile.replace("{", "{{").replace("}", "}}") + " {verdict} " + hostile + " {subject}"
     html = markup.items([hostile]) + markup.trace_items([{"question": hostile, "answer": hostile}]) \
-        + markup.badge(line, "fits", hostile, hostile)
+        + markup.badge(line, "fits", "ok", hostile, hostile)
     assert "<img" not in html and html.count("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;") == 7  # every piece
 
 

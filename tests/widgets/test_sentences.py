@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po
 import calculators
 from widgets import strings
 from widgets.locale import locale_of
+from widgets.msgids import Plural
 from widgets.view import explanation_key, view
 from wiki.embed import find_embeds
 
@@ -34,7 +35,7 @@ CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 INVARIABLE_FR = {"GPU", "GPUs"}
 PLURALS = [(table, key, msgid) for table, entries in vars(strings).items()
            if table.isupper() and isinstance(entries, dict)
-           for key, msgid in entries.items() if isinstance(msgid, strings.Plural)]
+           for key, msgid in entries.items() if isinstance(msgid, Plural)]
 
 
 @cache
@@ -65,7 +66,7 @@ def test_the_catalogs_plural_forms_are_cldrs() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize(("table", "key", "msgid"), PLURALS, ids=[f"{t}[{k}]" for t, k, _ in PLURALS])
 def test_every_plural_sentence_renders_for_one_and_for_many(lang: str, table: str, key: Any,
-                                                            msgid: strings.Plural) -> None:
+                                                            msgid: Plural) -> None:
     loc = locale_of(lang)
     assert names(msgid.singular) == names(msgid.plural) and msgid.count in names(msgid.plural), (table, key)
     forms = catalog(lang)[msgid.singular].string
@@ -90,7 +91,7 @@ def as_pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
-def forms_of(lang: str, msgid: strings.Plural) -> tuple[str, ...]:
+def forms_of(lang: str, msgid: Plural) -> tuple[str, ...]:
     return catalog(lang)[msgid.singular].string
 
 
@@ -118,7 +119,7 @@ CASES = [
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize(("name", "inputs", "where", "msgid", "count"), CASES)
 def test_a_widget_says_its_sentence_in_the_form_its_number_takes(lang: str, name: str, inputs: dict, where: str,
-                                                                 msgid: strings.Plural | None, count: str) -> None:
+                                                                 msgid: Plural | None, count: str) -> None:
     result = calculators.run(name, inputs)
     msgid = msgid or strings.EXPLANATIONS[explanation_key(name, result)]
     number = result["values"][count] if count in result["values"] else result["inputs"][count]
