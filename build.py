@@ -9,6 +9,7 @@
     python3 build.py bench    set up, then measure the site against its speed budgets (--lighthouse: scores too)
     python3 build.py smoke    drive the live calculators of an already built site/ as GitHub Pages serves it
     python3 build.py catalogs extract UI strings into i18n/messages.pot and update the da/fr catalogs
+    python3 build.py bundle   bundle scripts/calculators/*.js into the served calculators.js
     python3 build.py lock     re-resolve requirements.in into requirements.lock (maintainers)
 
 Every subcommand is a small function; `setup()` is idempotent and cheap when nothing changed.
@@ -170,8 +171,10 @@ def cmd_serve(args: argparse.Namespace) -> None:
     """Set up, then serve with live reload on http://127.0.0.1:8000."""
     setup()
     log(f"serving on http://{args.addr}/ (Ctrl+C to stop)")
-    # Rebuild on changes to the theme, catalogs and Python too (docs/ and mkdocs.yml are always watched).
-    watched = [arg for path in ("overrides", "i18n", "calculators", "widgets", "wiki") for arg in ("--watch", path)]
+    # Rebuild on changes to the theme, the page script's modules, catalogs and Python too (docs/ and mkdocs.yml
+    # are always watched).
+    watched = [arg for path in ("overrides", "scripts", "i18n", "calculators", "widgets", "wiki")
+               for arg in ("--watch", path)]
     mkdocs("serve", "--strict", "--dev-addr", args.addr, *watched)
 
 
@@ -256,6 +259,12 @@ def cmd_types(_: argparse.Namespace) -> None:
     run([str(venv_bin("python")), "-m", "wiki.protocol_types"])
 
 
+def cmd_bundle(_: argparse.Namespace) -> None:
+    """Bundle scripts/calculators/*.js into overrides/assets/javascripts/calculators.js (wiki/page_bundle.py)."""
+    setup()
+    run([str(venv_bin("python")), "-m", "wiki.page_bundle"])
+
+
 def cmd_lock(_: argparse.Namespace) -> None:
     """Re-resolve requirements.in into requirements.lock with exact pins and hashes."""
     ensure_venv()
@@ -286,6 +295,8 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("catalogs", help="extract and update the gettext catalogs").set_defaults(func=cmd_catalogs)
     sub.add_parser("types", help="write the page scripts' protocol types from widgets/protocol.py").set_defaults(
         func=cmd_types)
+    sub.add_parser("bundle", help="bundle the live calculators' page script from scripts/calculators/").set_defaults(
+        func=cmd_bundle)
     sub.add_parser("lock", help="refresh requirements.lock").set_defaults(func=cmd_lock)
     return top
 

@@ -5,6 +5,7 @@ and the service worker, each against its own globals; ESLint (pinned too, eslint
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -35,6 +36,25 @@ def test_the_protocol_types_are_what_widgets_protocol_gives() -> None:
 
     assert OUTPUT.read_text(encoding="utf-8") == declarations(), (
         "widgets/protocol.py changed: run `python3 build.py types` and commit types/protocol.d.ts")
+
+
+def test_the_served_page_script_is_the_bundle_of_its_modules(tmp_path) -> None:
+    """overrides/assets/javascripts/calculators.js is esbuild's bundle of scripts/calculators/*.js, as they are."""
+    from wiki.page_bundle import OUTPUT, bundle
+
+    bundle(tmp_path / "calculators.js")
+    assert OUTPUT.read_text(encoding="utf-8") == (tmp_path / "calculators.js").read_text(encoding="utf-8"), (
+        "scripts/calculators/ changed: run `python3 build.py bundle` and commit the served calculators.js")
+
+
+def test_the_bundle_keeps_every_module_and_the_shared_link_grammar(tmp_path) -> None:
+    """Every module is in the one served file, `links.js`' grammar too; no module is fetched on its own."""
+    from wiki.page_bundle import OUTPUT, SOURCES
+
+    served = OUTPUT.read_text(encoding="utf-8")
+    assert all(f"// scripts/calculators/{module.name}" in served for module in SOURCES.glob("*.js"))
+    assert "// overrides/assets/javascripts/links.js" in served and "export function writeLink" not in served
+    assert not re.search(r"^\s*import\b", served, re.MULTILINE)  # nothing left to fetch
 
 
 def test_tsc_holds_the_page_to_the_protocol(tmp_path) -> None:

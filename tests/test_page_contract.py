@@ -12,7 +12,10 @@ import pytest
 from tests.conftest import ROOT
 
 CONTRACT = ROOT / "docs-dev" / "page-contract.md"
-SCRIPTS = [*sorted((ROOT / "overrides" / "assets" / "javascripts").glob("*.js")), ROOT / "wiki" / "sw.js"]
+SERVED = ROOT / "overrides" / "assets" / "javascripts"
+MODULES = ROOT / "scripts" / "calculators"  # bundled into the served calculators.js (wiki/page_bundle.py)
+SCRIPTS = [*sorted(MODULES.glob("*.js")), *sorted(p for p in SERVED.glob("*.js") if p.name != "calculators.js"),
+           ROOT / "wiki" / "sw.js"]
 ATTRIBUTE = re.compile(r"data-[a-z][a-z0-9-]*")  # ending in "-" (`data-text-<state>`): a family
 DATASET = re.compile(r"dataset\.([a-zA-Z]+)")
 FAMILY_IN_CODE = re.compile(r"dataset\[`([a-z]+)\$\{")  # status.dataset[`text${...}`]: the data-text-* family
@@ -51,7 +54,8 @@ def rows() -> list[dict[str, str]]:
 
 
 def files(cell: str) -> list[Path]:
-    return [ROOT / name if "/" in name else ROOT / "overrides" / "assets" / "javascripts" / name
+    """The files a cell names: a path, or a script's name (a live calculators' module, or a served script)."""
+    return [ROOT / name if "/" in name else MODULES / name if (MODULES / name).exists() else SERVED / name
             for name in re.findall(r"`([\w./-]+\.(?:js|py|html))`", cell)]
 
 

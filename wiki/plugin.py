@@ -34,6 +34,7 @@ from wiki import (
     languages,
     methods,
     offline,
+    page_bundle,
     runtime,
     site_files,
     theme_words,
@@ -157,6 +158,8 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         register(config.markdown_extensions, config.mdx_configs, self.embeds)  # ```calculator NAME fences
         # <lang>/404.html (wiki/error_pages.py)
         config.theme.static_templates.update(error_pages.names(self.langs.others))
+        if self.serving:  # an edit of the page script's modules shows at once (a build serves the committed file)
+            page_bundle.refresh()
         # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
         config.extra["kw_offline"] = self.config.offline and not self.serving
 

@@ -136,7 +136,7 @@ def test_catalog_markup_never_executes_static_or_live(browser, hostile_site) -> 
 
 # --- the worker killed, hung or failing mid-session -------------------------------------------------------
 
-# Shorter limits for the page (calculators.js LIMITS): a later answer's, and the boot's and first answer's.
+# Shorter limits for the page (scripts/calculators/boot.js LIMITS): a later answer's, the boot's, the first answer's.
 SHORT_LIMITS = "globalThis.kwLimits = {request: 1000, stall: 8000};"
 
 

@@ -32,7 +32,7 @@ def start_live(page, url: str) -> None:
 
 
 def limits(context, **values: object) -> None:
-    """Shorter limits for the page scripts (calculators.js LIMITS, offline.js), set before they run."""
+    """Shorter limits for the page scripts (LIMITS of scripts/calculators/boot.js, offline.js), set before they run."""
     context.add_init_script(f"globalThis.kwLimits = {json.dumps(values)};")
 
 

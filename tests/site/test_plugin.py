@@ -60,3 +60,24 @@ def test_a_wrong_option_is_named_for_the_author(caplog: pytest.LogCaptureFixture
     with pytest.raises(Abort):  # a warning, which the site's `strict: true` makes fatal
         _config({"kentino": {"ofline": False}})
     assert "Plugin 'kentino' option 'ofline'" in caplog.text
+
+
+@pytest.mark.parametrize("command", ["build", "serve"])
+def test_serve_bundles_the_page_script_again_and_a_build_serves_the_committed_one(command: str, tmp_path,
+                                                                                monkeypatch) -> None:
+    """Under `mkdocs serve`, an edit of scripts/calculators/ shows at the next rebuild; a build never runs esbuild."""
+    from wiki import page_bundle
+
+    stale = tmp_path / "calculators.js"
+    stale.write_text("// an older bundle\n", encoding="utf-8")
+    monkeypatch.setattr(page_bundle, "OUTPUT", stale)
+    config = _config({"kentino": {}})
+    config.plugins.on_startup(command=command, dirty=False)
+    config.plugins.on_config(config)
+    written = stale.read_text(encoding="utf-8")
+    if command == "build":
+        assert written == "// an older bundle\n"
+    else:
+        assert written.startswith(page_bundle.BANNER) and "// scripts/calculators/boot.js" in written
+        before = stale.stat().st_mtime_ns
+        assert page_bundle.refresh() is False and stale.stat().st_mtime_ns == before  # unchanged: not rewritten

@@ -13,7 +13,7 @@ from harness.site import ROOT
 from tests.support.live import FIRST
 from wiki.checks.prose import read
 
-LINE_KEY = "kw-line"  # where calculators.js remembers its judgement of the line (localStorage)
+LINE_KEY = "kw-line"  # where the page script (boot.js) remembers its judgement of the line (localStorage)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 

@@ -16,9 +16,10 @@ from wiki import runtime
 
 SCRIPTS = ROOT / "overrides" / "assets" / "javascripts"
 WORKER = (SCRIPTS / "calculator-worker.js").read_text(encoding="utf-8")
-# The page's side: every page script but the worker (the live calculators' are calculators.js).
-PAGE = "\n".join(path.read_text(encoding="utf-8") for path in sorted(SCRIPTS.glob("*.js"))
-                 if path.name != "calculator-worker.js")
+# The page's side: every page script but the worker, the live calculators' as their modules (scripts/calculators/,
+# bundled into the served calculators.js).
+PAGE = "\n".join(path.read_text(encoding="utf-8") for path in sorted((ROOT / "scripts" / "calculators").glob("*.js"))
+                 + sorted(p for p in SCRIPTS.glob("*.js") if p.name not in ("calculator-worker.js", "calculators.js")))
 
 
 def keys(typed: type) -> set[str]:
