@@ -55,12 +55,12 @@ class Presentation:
     help: Mapping[str, str] = field(default_factory=dict)
     outputs: Mapping[str, str] = field(default_factory=dict)
 
-    def explanation_for(self, result: dict[str, Any]) -> Msgid:
-        """The explanation a result takes: its verdict's, or the variant that tells its story."""
-        return self.explanations[self.variant(result) if self.variant else result["verdict"]]
+    def explanation_key(self, result: dict[str, Any]) -> str:
+        """The key of the explanation a result takes: its verdict, or the variant that tells its story."""
+        return self.variant(result) if self.variant else result["verdict"]
 
     def subject_for(self, inputs: dict[str, Any]) -> Msgid | None:
         """What the verdict answers for these inputs (None: the widget states no subject)."""
         if isinstance(self.subject, Mapping):
-            return self.subject[inputs[self.subject_choice]] if self.subject_choice else None
+            return self.subject[inputs[self.subject_choice]]
         return self.subject

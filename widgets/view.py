@@ -153,8 +153,7 @@ def say(loc: PageLocale, msgid: str | Plural, fill: Callable[[str, bool], str],
 def explanation_key(name: str, result: dict[str, Any]) -> tuple[str, str]:
     """The explanation a result takes, as `strings.EXPLANATIONS` keys it: its verdict's, or the variant its
     calculator's presentation names (`widgets/presentations/<name>.py`)."""
-    variant = PRESENTATIONS[name].variant
-    return name, variant(result) if variant else result["verdict"]
+    return name, PRESENTATIONS[name].explanation_key(result)
 
 
 def explanation(name: str, result: dict[str, Any], loc: PageLocale) -> str:
@@ -175,7 +174,8 @@ def explanation(name: str, result: dict[str, Any], loc: PageLocale) -> str:
             return format_value(field, value, values, loc)
         return loc.numbers.decimal(value, 2)
 
-    return say(loc, PRESENTATIONS[name].explanation_for(result), fill,
+    own = PRESENTATIONS[name]
+    return say(loc, own.explanations[own.explanation_key(result)], fill,
                lambda field: values[field] if field in values else inputs[field])
 
 
@@ -321,8 +321,8 @@ def _view(name: str, raw_inputs: dict[str, Any], loc: PageLocale,
                 "first_error": first, "controls": controls(name, inputs),
                 "inputs": links.shown(fields, raw_inputs, forms, inputs, loc, input_value_text), "notices": notices}
     values = result["values"]
-    verdict = PRESENTATIONS[name].verdicts.get(result["verdict"] or "")
-    verdict_text, tone = (loc.text(verdict.words), verdict.tone) if verdict else ("", "info")
+    verdict_text = loc.formatted("key", None, result["verdict"]) if result["verdict"] else ""
+    tone = PRESENTATIONS[name].verdicts[result["verdict"]].tone if result["verdict"] else "info"
     notes = [note_text(n, loc) for n in result["notes"] if n["code"] in strings.NOTES]
     steps = trace(name, result, loc)
     about = subject(name, result, loc)

@@ -148,6 +148,8 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
             self.problems.clear()
             self.told = False
             self.prepared = None  # prepared again: a calculator changed under `mkdocs serve` rebuilds it
+            if self.serving:  # an edit of the page script's modules shows at once (a build serves the committed file)
+                page_bundle.refresh()
         self.langs = languages.from_plugin(self._i18n(config).config.languages)
         problems = catalogs.check(self.langs.all)
         if problems:
@@ -158,8 +160,6 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
         register(config.markdown_extensions, config.mdx_configs, self.embeds)  # ```calculator NAME fences
         # <lang>/404.html (wiki/error_pages.py)
         config.theme.static_templates.update(error_pages.names(self.langs.others))
-        if self.serving:  # an edit of the page script's modules shows at once (a build serves the committed file)
-            page_bundle.refresh()
         # The service worker (wiki/offline.py), registered by overrides' offline.js; not under live reload.
         config.extra["kw_offline"] = self.config.offline and not self.serving
 
