@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import AXE, TAGS, report
+from tests.support.browser import AXE, TAGS, report, settle
 from tests.support.content import built_pages, site_languages
 from tests.support.html import url_paths
 from tests.support.live import ARTICLE, CHANGES, set_value, wait_for_output, widget
@@ -39,7 +39,7 @@ def audit(page) -> list[dict]:
 
 def open_in_scheme(page, url: str, scheme: str) -> None:
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == BACKGROUNDS[scheme]
 

@@ -21,7 +21,7 @@ import calculators
 from calculators import reference as R
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Host
-from tests.support.browser import AXE, TAGS, report, served_copy
+from tests.support.browser import AXE, TAGS, report, served_copy, settle
 from tests.support.html import Page, html_pages
 from widgets import strings
 from widgets.locale import locale_of
@@ -196,7 +196,7 @@ def test_the_calculator_pages_have_no_axe_violation(browser, server, lang: str) 
     found = []
     for name in NAMES:
         page.goto(server.url + page_path(name, lang))
-        page.wait_for_load_state("networkidle")
+        settle(page)
         page.add_script_tag(path=str(AXE))
         options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
         found += report(page_path(name, lang), page.evaluate(

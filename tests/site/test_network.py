@@ -53,13 +53,16 @@ def reader_context(browser, tmp_path: Path, service_workers: str = "block"):
         service_workers=service_workers, bypass_csp=True)
 
 
-def test_a_boot_slower_than_the_old_20_s_limit_finishes_and_shows_its_progress(browser, site_dir: Path) -> None:
-    """A plain boot's ~5 MB at 2 Mbit/s take ~22 s: the boot keeps moving, so it is not given up."""
+def test_a_boot_slower_than_its_stall_limit_finishes_and_shows_its_progress(browser, site_dir: Path) -> None:
+    """A plain boot's ~5 MB at 4 Mbit/s take ~11 s, well over the page's stall limit (shortened to 4 s here;
+    15 s on the site): the boot keeps moving, so it is not given up (a boot once had 20 s in all)."""
+    stall_s = 4
     context = browser.new_context(service_workers="block", bypass_csp=True)
+    limits(context, stall=stall_s * 1000)
     page = context.new_page()
     try:
         with Host(site_dir) as host:
-            host.link = Link(2, 40)
+            host.link = Link(4, 40)
             started = time.monotonic()
             start_live(page, host.url + ARTICLE["da"])
             seen = set()
@@ -71,7 +74,7 @@ def test_a_boot_slower_than_the_old_20_s_limit_finishes_and_shows_its_progress(b
             took = time.monotonic() - started
             assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
             assert page.locator("html").get_attribute("data-kw-boot") == "plain"  # a slow line: no snapshot now
-            assert took > 20, f"the line was not slow enough to test anything ({took:.1f} s)"
+            assert took > 2 * stall_s, f"the line was not slow enough to test anything ({took:.1f} s)"
             assert len(seen) >= 5 and max(seen) >= 50, sorted(seen)  # progress moved while it loaded
             assert widget(page, "vram_fit").get_attribute("data-progress") is None
             set_value(page, "vram_fit", "gpus", "16")

@@ -18,6 +18,14 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 
+def settle(page) -> None:
+    """Wait until the page is laid out as a reader sees it: its load event (its stylesheets, its deferred
+    scripts, KaTeX's typesetting among them) and its web fonts. Not Playwright's "networkidle", which
+    waits 500 ms more after the last request on every page, for requests these checks do not need."""
+    page.wait_for_load_state("load")
+    page.evaluate("document.fonts.ready.then(() => document.fonts.status)")
+
+
 def only_local(urls: list[str]) -> list[str]:
     """The requested URLs that leave 127.0.0.1 (data: and blob: URLs stay in the page)."""
     return [u for u in urls if urlparse(u).scheme not in {"data", "blob", "about"}
