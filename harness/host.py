@@ -88,7 +88,7 @@ class Counter:
     """Bytes and requests served, thread-safe; `reset()` between the phases of a measurement.
     `requests`: the paths of responses sent in full; `asked`: every path requested, as it arrives (a
     download the browser gave up on is in `asked` only); `ranges`: (path, `Range` header) of every
-    request that asked for a range."""
+    request that asked for a range; `events`: ("asked" or "sent", path) in the order they happened."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -97,10 +97,12 @@ class Counter:
     def reset(self) -> None:
         with self._lock:
             self.bytes, self.requests, self.asked, self.ranges = 0, [], [], []
+            self.events: list[tuple[str, str]] = []
 
     def ask(self, path: str, range_: str | None = None) -> None:
         with self._lock:
             self.asked.append(path)
+            self.events.append(("asked", path))
             if range_:
                 self.ranges.append((path, range_))
 
@@ -108,6 +110,7 @@ class Counter:
         with self._lock:
             self.bytes += sent
             self.requests.append(path)
+            self.events.append(("sent", path))
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -123,6 +123,14 @@ declare global {
   }
 
   /**
+   * The page's download of the .wasm is in its last part (`WASM_TAIL` of scripts/calculators/boot.js):
+   * a plain boot asks for its standard library now, so that the line does not wait between the two.
+   */
+  interface WasmTail {
+    type: "wasm-tail";
+  }
+
+  /**
    * A shared link's values for one widget, in the form the link records (`widgets/links.py`).
    */
   interface Link {
@@ -185,7 +193,7 @@ declare global {
     reason?: "files" | "python";
   }
 
-  type PageMessage = Boot | Wasm | ViewRequest;
+  type PageMessage = Boot | Wasm | WasmTail | ViewRequest;
 
   type WorkerMessage = Step | Progress | Ready | Line | BootError | Kept | KeepFailed | ViewReply;
 }

@@ -140,6 +140,13 @@ class Wasm(TypedDict):
     error: NotRequired[str]
 
 
+class WasmTail(TypedDict):
+    """The page's download of the .wasm is in its last part (`WASM_TAIL` of scripts/calculators/boot.js):
+    a plain boot asks for its standard library now, so that the line does not wait between the two."""
+
+    type: Literal["wasm-tail"]
+
+
 class Link(TypedDict):
     """A shared link's values for one widget, in the form the link records (`widgets/links.py`)."""
 
@@ -207,5 +214,5 @@ class ViewReply(TypedDict):
 
 # ---- What each side receives ----------------------------------------------------------------------
 
-PageMessage = Boot | Wasm | ViewRequest  # page -> worker
+PageMessage = Boot | Wasm | WasmTail | ViewRequest  # page -> worker
 WorkerMessage = Step | Progress | Ready | Line | BootError | Kept | KeepFailed | ViewReply  # worker -> page

@@ -1,7 +1,8 @@
 // Write the trimmed, precompiled standard library of a plain boot (run by wiki/runtime.py).
 // usage: node wiki/stdlib_trim.mjs OUT.zip LATER.zip WHEEL...
-// A plain boot as the browser worker does it: Pyodide starts, its loader installs our wheels
-// (loadPackage), then every calculator and widget runs once per language, with good and bad inputs.
+// A plain boot as the browser worker does it: Pyodide starts, our wheels are unpacked into site-packages
+// (unpackArchive, calculator-worker.js installWheels), then every calculator and widget runs once per
+// language, with good and bad inputs.
 // The members of python_stdlib.zip the interpreter then holds are written as bytecode (.pyc, unchecked
 // hash-based, which zipimport takes before any source): Python neither reads nor compiles their source
 // at boot (in Node: 3.0 s to a first result with the sources, 1.1 s with this). Those Pyodide's own
@@ -9,13 +10,14 @@
 // starts and puts on sys.path before it installs the wheels.
 import { loadBuildPyodide } from "./pyodide_build.mjs";
 import fs from "node:fs";
-import path from "node:path";
 
 const [out, later, ...wheels] = process.argv.slice(2);
 const py = await loadBuildPyodide();
 const imported = `sorted({m.__file__ for m in list(sys.modules.values()) if ".zip/" in (getattr(m, "__file__", None) or "")})`;
 py.runPython(`import sys; at_start = ${imported}`);
-await py.loadPackage(wheels.map((wheel) => path.resolve(wheel)), { messageCallback() {} });
+const site = py.runPython("import site; site.getsitepackages()[0]");
+for (const wheel of wheels) py.unpackArchive(new Uint8Array(fs.readFileSync(wheel)), "wheel", { extractDir: site });
+py.runPython("import importlib; importlib.invalidate_caches()");
 py.runPython(`
 import sys
 from widgets.worker import warm

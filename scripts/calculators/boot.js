@@ -108,6 +108,14 @@ function frugal() {
   return Boolean(connection?.saveData) || /2g/.test(connection?.effectiveType ?? "");
 }
 
+// The share of the .wasm (its decoded bytes) after which the worker is told to ask for the standard library
+// of a plain boot ("wasm-tail"): the line then carries both, with no round trip of silence between them, and
+// the .wasm still ends first, so Pyodide's module is created while the standard library arrives. The last
+// 15 % are about half the standard library's bytes (gzip or brotli). bench --network, 10 Mbit/s, 8 pairs
+// of cold visits, with the wheels unpacked from the bytes at hand (calculator-worker.js): the first result
+// 140 ms sooner (median), in every pair.
+const WASM_TAIL = 0.85;
+
 // Download progress of the boot, in bytes, shown on every widget (`data-progress`, a share when the
 // sizes are known) and used to tell a slow boot from a stalled one.
 const progress = { page: [0, 0], worker: [0, 0] };
@@ -233,10 +241,15 @@ export function startWorker({ onReply, onCrash }) {
     // The .wasm compiles from here, at once (taking over early.js's download, if a link started it),
     // while the worker imports Pyodide's JavaScript, and the compiled module is handed over.
     const target = worker;
+    let tailTold = false;
     compileWasm(url(runtime.wasm), runtime.wasm_bytes || 0, downloads.signal, (loaded, total) => {
       progress.page = [loaded, total];
       showProgress();
       moved();
+      if (!tailTold && loaded >= WASM_TAIL * total) {
+        tailTold = true;
+        target.postMessage({ type: "wasm-tail" });
+      }
     }).then(
       (module) => target.postMessage({ type: "wasm", module }),
       (error) => target.postMessage({ type: "wasm", error: String(error?.message ?? error) }),

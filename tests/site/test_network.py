@@ -84,6 +84,30 @@ def test_a_boot_slower_than_its_stall_limit_finishes_and_shows_its_progress(brow
         context.close()
 
 
+def test_a_plain_boot_asks_for_the_standard_library_while_the_wasm_still_arrives(browser, site_dir: Path) -> None:
+    """On a slow line the plain boot asks for its standard library during the .wasm's last part (boot.js
+    WASM_TAIL), not a round trip after it, and for the rest of it and the wheels once both are in."""
+    files = {key: "/" + path for key, path in runtime_config(site_dir).items()
+             if key in ("wasm", "stdlib", "stdlib_later")}
+    context = browser.new_context(service_workers="block", bypass_csp=True)
+    context.add_init_script(remembered_line(fast=False))
+    page = context.new_page()
+    try:
+        with Host(site_dir) as host:
+            host.link = Link(10, 40)
+            start_live(page, host.url + ARTICLE["da"])
+            page.wait_for_selector(READY_OR_ERROR, timeout=60000)
+            assert html_data(page, "kw-boot") == "plain"
+            events = host.counter.events
+            assert events.index(("asked", files["stdlib"])) < events.index(("sent", files["wasm"])), events
+            assert events.index(("sent", files["wasm"])) < events.index(("asked", files["stdlib_later"])), events
+            set_value(page, "vram_fit", "gpus", "16")
+            expected = view("vram_fit", form_values(page, "vram_fit"), "da")
+            wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
+    finally:
+        context.close()
+
+
 def test_a_stalled_snapshot_falls_back_to_the_plain_boot_and_is_resumed_by_a_range_request(
         browser, site_dir: Path, tmp_path: Path) -> None:
     """A line judged fast fetches the snapshot; the host stops sending it after 300 KB: the worker drops it

@@ -43,6 +43,9 @@ let python = null;
 let wasmFromPage;
 const compiledWasm = new Promise((resolve, reject) => { wasmFromPage = { resolve, reject }; });
 compiledWasm.catch(() => {}); // awaited by the boot, which says what failed
+// Resolved when the page's .wasm download is in its last part ("wasm-tail", boot.js WASM_TAIL).
+let wasmTailFromPage = () => {};
+const wasmTail = new Promise((resolve) => { wasmTailFromPage = () => resolve(undefined); });
 let restoreFiles = null; // puts back files the boot left out (the whole stdlib...), on demand
 
 // Pyodide only console.warn()s when WebAssembly fails to instantiate (for instance a .wasm served
@@ -418,19 +421,23 @@ async function bootFromSnapshot(config, downloads) {
 
 // A plain boot with the trimmed standard library (wiki/runtime.py): the modules our code imports. If a
 // call ever needs another one, the whole library is fetched and the call retried (restoreFiles).
-// Its files come one after the other, in the order they are needed, so that each step's work overlaps
-// the next file's download instead of all of it waiting for the last byte: the .wasm (Pyodide's
-// module is created while the standard library arrives), the standard library Pyodide's start-up
-// imports (Python starts while the rest of it and the wheels arrive), the rest (installed last).
+// Its files come in the order they are needed, so that each step's work overlaps the next file's
+// download instead of all of it waiting for the last byte: the .wasm (Pyodide's module is created
+// while the standard library arrives), the standard library Pyodide's start-up imports, asked for
+// during the .wasm's last part (boot.js WASM_TAIL: no silent round trip between the two), then the
+// rest of it and the wheels (Python starts while they arrive; they are unpacked last).
 // bench --network, 10 Mbit/s: the first result ~0.2 s sooner than with all of them at once.
 /** @param {Boot} config */
 async function bootPlain(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
-  await downloads.wasm; // compiled: downloaded
+  await Promise.race([downloads.wasm, wasmTail]);
   // Pyodide gets the standard library from here, once what comes after it has been asked for: Python's
-  // start-up then holds this thread for a while, and those requests would wait for it.
+  // start-up then holds this thread for a while, and those requests would wait for it. They are asked
+  // for once the .wasm is in too: sooner, they would share the line with the .wasm and the standard
+  // library, which Python needs first.
   let later = /** @type {Promise<Uint8Array[]> | null} */ (null);
-  const stdlib = download(config.stdlib).then((bytes) => {
+  const stdlib = download(config.stdlib).then(async (bytes) => {
+    await downloads.wasm;
     later = Promise.all([download(config.stdlib_later), ...config.wheels.map(download)]);
     later.catch(() => {}); // awaited below, where its failure fails the boot
     return new Response(bytes);
@@ -443,14 +450,23 @@ async function bootPlain(config, downloads) {
     createPyodideModule: (settings) => withCompiledWasm(downloads.wasm, () => createPyodideModule(settings)),
   }));
   const py = await Promise.race([stdlibFailure, failOnWasmWarning(started)]);
-  const [laterStdlib] = await later;
+  const [laterStdlib, ...wheels] = await later;
   const laterPath = stdlibPath(py, "-later");
   py.FS.writeFile(laterPath, laterStdlib);
   py.runPython(`import sys; sys.path.append("${laterPath}")`);
-  // Not loadPyodide's `packages`: it would fetch the wheels at once, alongside the standard library.
-  await py.loadPackage(config.packages, { messageCallback() {} });
+  installWheels(py, wheels);
   restoreFiles = () => putWholeStdlib(py, config);
   return py;
+}
+
+// The wheels, unpacked from the bytes the boot downloaded (Pyodide's unpackArchive, as its loadPackage
+// does): loadPackage would read them again from the HTTP cache and resolve them through the lock file.
+// wiki/stdlib_trim.mjs installs them the same way, so the trimmed standard library has what this needs.
+/** @param {Uint8Array[]} wheels */
+function installWheels(py, wheels) {
+  const site = py.runPython("import site; site.getsitepackages()[0]");
+  for (const wheel of wheels) py.unpackArchive(wheel, "wheel", { extractDir: site });
+  py.runPython("import importlib; importlib.invalidate_caches()");
 }
 
 // Pyodide's whole standard library in place of the one the boot started with (trimmed or empty), for
@@ -654,6 +670,10 @@ onmessage = async (/** @type {MessageEvent<PageMessage>} */ { data }) => {
       endBoot();
       tell({ type: "boot-error", message: String(error?.message ?? error) });
     }
+    return;
+  }
+  if (data.type === "wasm-tail") {
+    wasmTailFromPage();
     return;
   }
   if (data.type === "wasm") {

@@ -283,6 +283,7 @@ function frugal() {
   const connection = navigator.connection;
   return Boolean(connection?.saveData) || /2g/.test(connection?.effectiveType ?? "");
 }
+var WASM_TAIL = 0.85;
 var progress = { page: [0, 0], worker: [0, 0] };
 function resetProgress() {
   progress.page = [0, 0];
@@ -402,10 +403,15 @@ function startWorker({ onReply: onReply2, onCrash }) {
     };
     worker.postMessage(bootMessage);
     const target = worker;
+    let tailTold = false;
     compileWasm(url(runtime.wasm), runtime.wasm_bytes || 0, downloads.signal, (loaded, total) => {
       progress.page = [loaded, total];
       showProgress();
       moved();
+      if (!tailTold && loaded >= WASM_TAIL * total) {
+        tailTold = true;
+        target.postMessage({ type: "wasm-tail" });
+      }
     }).then(
       (module) => target.postMessage({ type: "wasm", module }),
       (error) => target.postMessage({ type: "wasm", error: String(error?.message ?? error) })
