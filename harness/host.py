@@ -88,7 +88,8 @@ class Counter:
     """Bytes and requests served, thread-safe; `reset()` between the phases of a measurement.
     `requests`: the paths of responses sent in full; `asked`: every path requested, as it arrives (a
     download the browser gave up on is in `asked` only); `ranges`: (path, `Range` header) of every
-    request that asked for a range; `events`: ("asked" or "sent", path) in the order they happened."""
+    request that asked for a range; `events`: ("asked" or "sent", path) in the order they happened, of
+    which `asked` and `requests` are the two views."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -96,12 +97,21 @@ class Counter:
 
     def reset(self) -> None:
         with self._lock:
-            self.bytes, self.requests, self.asked, self.ranges = 0, [], [], []
+            self.bytes, self.ranges = 0, []
             self.events: list[tuple[str, str]] = []
+
+    @property
+    def asked(self) -> list[str]:
+        with self._lock:
+            return [path for what, path in self.events if what == "asked"]
+
+    @property
+    def requests(self) -> list[str]:
+        with self._lock:
+            return [path for what, path in self.events if what == "sent"]
 
     def ask(self, path: str, range_: str | None = None) -> None:
         with self._lock:
-            self.asked.append(path)
             self.events.append(("asked", path))
             if range_:
                 self.ranges.append((path, range_))
@@ -109,7 +119,6 @@ class Counter:
     def add(self, path: str, sent: int) -> None:
         with self._lock:
             self.bytes += sent
-            self.requests.append(path)
             self.events.append(("sent", path))
 
 

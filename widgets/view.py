@@ -321,8 +321,9 @@ def _view(name: str, raw_inputs: dict[str, Any], loc: PageLocale,
                 "first_error": first, "controls": controls(name, inputs),
                 "inputs": links.shown(fields, raw_inputs, forms, inputs, loc, input_value_text), "notices": notices}
     values = result["values"]
-    verdict_text = loc.formatted("key", None, result["verdict"]) if result["verdict"] else ""
-    tone = PRESENTATIONS[name].verdicts[result["verdict"]].tone if result["verdict"] else "info"
+    verdict = result["verdict"]
+    verdict_text, tone = ((loc.formatted("key", None, verdict), PRESENTATIONS[name].verdicts[verdict].tone)
+                          if verdict else ("", "info"))
     notes = [note_text(n, loc) for n in result["notes"] if n["code"] in strings.NOTES]
     steps = trace(name, result, loc)
     about = subject(name, result, loc)
@@ -333,7 +334,7 @@ def _view(name: str, raw_inputs: dict[str, Any], loc: PageLocale,
         "ok": True,
         "inputs": {key: input_value_text(fields[key], value, loc) for key, value in result["inputs"].items()},
         "outputs": {key: format_value(key, values.get(key), values, loc) for key in SPECS[name]["shown"]},
-        "verdict": result["verdict"],
+        "verdict": verdict,
         "verdict_text": verdict_text,
         "explanation": explanation(name, result, loc),
         "notes": notes,
@@ -341,7 +342,7 @@ def _view(name: str, raw_inputs: dict[str, Any], loc: PageLocale,
         # The HTML of the pieces that are more than a text, escaped; the page only places it.
         "html": {
             "badge": markup.badge(loc.text(strings.UI["verdict_line_subject" if about else "verdict_line"]),
-                                  result["verdict"] or "", tone, verdict_text, about),
+                                  verdict or "", tone, verdict_text, about),
             "notes": markup.items(notes),
             "trace": markup.trace_items(steps),
             "figure": figure,
