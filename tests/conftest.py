@@ -24,6 +24,7 @@ import pytest
 
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.server import StaticServer
+from tests.support.browser import KeptTabs
 from tests.support.content import urls
 from tests.support.live import FIRST, READY, WIDTHS
 
@@ -187,6 +188,14 @@ def browser() -> Iterator[object]:
         launched.close()
 
 
+@pytest.fixture(scope="session")
+def kept_tabs(browser) -> Iterator[KeptTabs]:
+    """This test process's kept tabs (tests/support/browser.py), for tests whose subject is not a first visit."""
+    tabs = KeptTabs(browser)
+    yield tabs
+    tabs.close()
+
+
 @pytest.fixture
 def page(browser, server: SharedSite) -> Iterator[object]:
     """A fresh browser page; every request it makes is recorded in `page.requested_urls`.
@@ -204,18 +213,25 @@ def page(browser, server: SharedSite) -> Iterator[object]:
 
 
 @pytest.fixture
-def open_page(browser, server, request):
-    """A page at one width, language and theme (Material follows prefers-color-scheme on a first visit)."""
-    contexts = []
+def open_page(browser, kept_tabs: KeptTabs, server, request):
+    """A page at one width, language and theme (Material follows prefers-color-scheme on a first visit).
+
+    A kept tab of that width and theme (`KeptTabs`), unless the test prepares the page (`before`) or its
+    context (`options`, such as permissions): those get a context of their own."""
+    contexts, kept = [], []
 
     def open_(width: str, lang: str, scheme: str, fragment: str = "", live: bool = False, before=None, **options):
-        context = browser.new_context(viewport=WIDTHS[width], color_scheme=scheme, service_workers="block",
-                                      bypass_csp=True, **options)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
-        page.kw_errors = []
-        page.on("pageerror", lambda e: page.kw_errors.append(str(e)))
+        if before or options:
+            context = browser.new_context(viewport=WIDTHS[width], color_scheme=scheme, service_workers="block",
+                                          bypass_csp=True, **options)
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(15000)
+            page.kw_errors = []
+            page.on("pageerror", lambda e: page.kw_errors.append(str(e)))
+        else:
+            page = kept_tabs.open(viewport=WIDTHS[width], color_scheme=scheme)
+            kept.append(page)
         if before:
             before(page)
         page.goto(server.url + urls(FIRST)[lang] + fragment)
@@ -227,5 +243,7 @@ def open_page(browser, server, request):
         return page
 
     yield open_
+    for page in kept:
+        kept_tabs.release(page)
     for context in contexts:
         context.close()

@@ -45,15 +45,14 @@ def open_in_scheme(page, url: str, scheme: str) -> None:
 
 
 @pytest.fixture(params=list(SCHEMES))
-def scheme_page(request, browser):
-    """A page whose browser prefers the light or the dark colour scheme."""
-    # bypass_csp: axe is injected as an inline script, which each page's own policy refuses
-    context = browser.new_context(color_scheme=request.param, service_workers="block", bypass_csp=True)
-    tab = context.new_page()
-    tab.set_default_timeout(15000)
+def scheme_page(request, kept_tabs):
+    """A page whose browser prefers the light or the dark colour scheme (a kept tab: the audits are of the
+    pages, not of a first visit)."""
+    # bypass_csp (KeptTabs): axe is injected as an inline script, which each page's own policy refuses
+    tab = kept_tabs.open(color_scheme=request.param)
     tab.scheme = request.param
     yield tab
-    context.close()
+    kept_tabs.release(tab)
 
 
 def test_the_audited_pages_are_the_built_ones(site_dir: Path) -> None:
