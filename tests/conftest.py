@@ -197,12 +197,18 @@ def kept_tabs(browser) -> Iterator[KeptTabs]:
 
 
 @pytest.fixture
-def page(browser, server: SharedSite) -> Iterator[object]:
-    """A fresh browser page; every request it makes is recorded in `page.requested_urls`.
+def page(browser, kept_tabs: KeptTabs, server: SharedSite, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh browser page; every request it makes is recorded in `page.requested_urls`. In a module marked
+    `kept_tab`, whose tests are not about a first visit, a kept tab instead (`KeptTabs`).
 
     Its context bypasses the pages' `<meta>` policy, which would refuse the string predicates of
     `wait_for_function`; the policy itself is tested in tests/site/test_csp.py and tests/hosts/.
     """
+    if request.node.get_closest_marker("kept_tab"):
+        tab = kept_tabs.open()
+        yield tab
+        kept_tabs.release(tab)
+        return
     context = browser.new_context(service_workers="block", bypass_csp=True)
     tab = context.new_page()
     tab.set_default_timeout(15000)

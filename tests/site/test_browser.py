@@ -14,7 +14,7 @@ from tests.support.html import normalize
 from tests.support.live import FIRST
 from wiki.checks.prose import read
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.kept_tab]
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout

@@ -16,7 +16,7 @@ from tests.support.live import form_values, set_value, wait_for_output, widget
 from widgets import numbers, strings, view
 from widgets.locale import locale_of
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.kept_tab]
 
 ARTICLE = {"da": "scale-out/", "fr": "fr/scale-out/"}
 LANGS = ["da", "fr"]

@@ -13,7 +13,7 @@ from tests.support.live import ARTICLE, CHANGES, PAGE, form_values, set_value, w
 from widgets import strings, view
 from widgets.locale import locale_of
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.kept_tab]
 
 GARBAGE = ["abc", "-1", "1e999", "", "1.2.3", "<img src=x onerror=alert(1)>"]
 
@@ -27,8 +27,16 @@ def presets_view(name: str, lang: str, **changed: object) -> dict:
 def live(page, server):
     """Open an article, start the worker from a widget, and collect console errors."""
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def console(message) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    def page_error(error) -> None:
+        errors.append(str(error))
+
+    page.on("console", console)
+    page.on("pageerror", page_error)
 
     def open_live(lang: str, path: str | None = None):
         page.goto(server.url + (path or ARTICLE[lang]))
@@ -38,7 +46,9 @@ def live(page, server):
         return page
 
     open_live.errors = errors
-    return open_live
+    yield open_live
+    page.remove_listener("console", console)
+    page.remove_listener("pageerror", page_error)
 
 
 @pytest.mark.parametrize("lang", ["da", "fr"])

@@ -45,14 +45,16 @@ class KeptTabs:
             tab = context.new_page()
             tab.kw_key = key
             tab.on("pageerror", lambda error: tab.kw_errors.append(str(error)))
+            tab.on("request", lambda request: tab.requested_urls.append(request.url))
         tab.set_default_timeout(15000)
-        tab.kw_errors = []
+        tab.kw_errors, tab.requested_urls = [], []
         return tab
 
     def release(self, tab) -> None:
         """Leave `tab` as a new one would be and keep it; a tab that cannot be reset is closed instead."""
         try:
             tab.unroute_all(behavior="ignoreErrors")
+            tab.context.clear_permissions()
             if tab.url.startswith("http"):
                 tab.evaluate("localStorage.clear(); sessionStorage.clear()")
             tab.goto("about:blank")
