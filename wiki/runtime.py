@@ -24,6 +24,7 @@ pinned version pays for a new wheel and snapshot (~3 s).
 from __future__ import annotations
 
 import base64
+import fcntl
 import gzip
 import hashlib
 import json
@@ -325,8 +326,8 @@ def prepare(languages: tuple[str, ...] | None = None) -> Runtime:
     """Build (or reuse from `build/runtime/`) the wheels, lock file and snapshot for this source tree,
     in `languages` (by default mkdocs.yml's, `wiki/languages.py`).
 
-    Safe with concurrent builds: each one works in its own temporary folder and the first to finish
-    renames it into place.
+    Safe with concurrent builds: the first takes the version's lock and builds it in a temporary folder
+    renamed into place; the others wait for it and reuse what it made.
     """
     if languages is None:
         from wiki import languages as site_languages
@@ -336,27 +337,39 @@ def prepare(languages: tuple[str, ...] | None = None) -> Runtime:
     app_dir = CACHE / key
     if not (app_dir / "snapshot.bin").exists():
         CACHE.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix="tmp-", dir=CACHE))
-        work.chmod(0o755)  # mkdtemp's 0700 would follow the folder into site/ (wiki/site_files.py resets it there too)
-        try:
-            wheels = [build_app_wheel(work, languages), build_babel_wheel(work, languages)]
-            with_bytecode(wheels, languages)
-            write_lock(work, wheels)
-            write_empty_stdlib(work)
-            write_trimmed_stdlib(work, wheels, languages)
-            make_snapshot(work, wheels, languages)
-            try:
-                work.rename(app_dir)
-            except OSError:  # another build finished first with the same content
-                pass
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        # Builds that start together (the test processes) wait for the first one's runtime, not make their own.
+        with open(CACHE / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (app_dir / "snapshot.bin").exists():
+                build_runtime(app_dir, languages)
         # Keep a few recent versions: test builds of modified copies share this cache.
-        done = sorted((d for d in CACHE.iterdir() if not d.name.startswith("tmp-")), key=lambda d: d.stat().st_mtime)
+        done = sorted((d for d in CACHE.iterdir() if d.is_dir() and not d.name.startswith("tmp-")),
+                      key=lambda d: d.stat().st_mtime)
         for stale in done[:-KEEP_VERSIONS]:
             if stale.name != key:
                 shutil.rmtree(stale, ignore_errors=True)
+                (CACHE / f"{stale.name}.lock").unlink(missing_ok=True)
     return Runtime(version, key, app_dir)
+
+
+def build_runtime(app_dir: Path, languages: tuple[str, ...]) -> None:
+    """Build the wheels, lock file, standard libraries and snapshot into `app_dir`, through a temporary
+    folder renamed into place once complete."""
+    work = Path(tempfile.mkdtemp(prefix="tmp-", dir=CACHE))
+    work.chmod(0o755)  # mkdtemp's 0700 would follow the folder into site/ (wiki/site_files.py resets it there too)
+    try:
+        wheels = [build_app_wheel(work, languages), build_babel_wheel(work, languages)]
+        with_bytecode(wheels, languages)
+        write_lock(work, wheels)
+        write_empty_stdlib(work)
+        write_trimmed_stdlib(work, wheels, languages)
+        make_snapshot(work, wheels, languages)
+        try:
+            work.rename(app_dir)
+        except OSError:  # another build finished first with the same content (one without the lock)
+            pass
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def renamed_asm_import(loader: str) -> str:

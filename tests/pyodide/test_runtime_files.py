@@ -5,7 +5,9 @@ and the browser tests' to say; here: that nothing else rides along."""
 from __future__ import annotations
 
 import pickle
+import time
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -38,3 +40,20 @@ def test_babel_carries_only_the_cldr_data_and_modules_the_calculators_read(
                if n.endswith(".pyc")}
     assert shipped == set(usage["modules"])
     assert "babel.messages" not in shipped and "babel.support" not in shipped
+
+
+def test_builds_that_start_together_make_the_runtime_once(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test processes' builds start at once: the first builds the runtime, the others wait and reuse it."""
+    built: list[str] = []
+
+    def slow_build(app_dir, languages) -> None:
+        built.append(app_dir.name)
+        time.sleep(0.5)  # long enough for every other thread to have asked for the same version
+        app_dir.mkdir()
+        (app_dir / "snapshot.bin").write_bytes(b"")
+
+    monkeypatch.setattr(runtime, "CACHE", tmp_path)
+    monkeypatch.setattr(runtime, "build_runtime", slow_build)
+    with ThreadPoolExecutor(4) as pool:
+        made = list(pool.map(lambda _: runtime.prepare(("da",)).app_dir, range(4)))
+    assert len(built) == 1 and len(set(made)) == 1 and (made[0] / "snapshot.bin").exists()
