@@ -54,9 +54,11 @@ def reader_context(browser, tmp_path: Path, service_workers: str = "block"):
 
 
 def test_a_boot_slower_than_its_stall_limit_finishes_and_shows_its_progress(browser, site_dir: Path) -> None:
-    """A plain boot's ~5 MB at 4 Mbit/s take ~11 s, well over the page's stall limit (shortened to 4 s here;
-    15 s on the site): the boot keeps moving, so it is not given up (a boot once had 20 s in all)."""
-    stall_s = 4
+    """A plain boot's ~5 MB at 4 Mbit/s take ~11 s, well over the page's stall limit (shortened to 6 s here;
+    15 s on the site): the boot keeps moving, so it is not given up (a boot once had 20 s in all). The limit
+    also covers Python's start after the last byte, which on this machine under the whole suite (four
+    processes on two cores) once took over 4 s: 6 s leaves it room."""
+    stall_s = 6
     context = browser.new_context(service_workers="block", bypass_csp=True)
     limits(context, stall=stall_s * 1000)
     page = context.new_page()
@@ -72,9 +74,10 @@ def test_a_boot_slower_than_its_stall_limit_finishes_and_shows_its_progress(brow
                     seen.add(int(value))
                 page.wait_for_timeout(250)
             took = time.monotonic() - started
-            assert widget(page, "vram_fit").get_attribute("data-state") == "ready"
+            state = widget(page, "vram_fit").get_attribute("data-state")
+            assert state == "ready", (state, widget(page, "vram_fit").get_attribute("data-error"), took)
             assert page.locator("html").get_attribute("data-kw-boot") == "plain"  # a slow line: no snapshot now
-            assert took > 2 * stall_s, f"the line was not slow enough to test anything ({took:.1f} s)"
+            assert took > 1.5 * stall_s, f"the line was not slow enough to test anything ({took:.1f} s)"
             assert len(seen) >= 5 and max(seen) >= 50, sorted(seen)  # progress moved while it loaded
             assert widget(page, "vram_fit").get_attribute("data-progress") is None
             set_value(page, "vram_fit", "gpus", "16")
