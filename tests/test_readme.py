@@ -5,6 +5,7 @@ hold what it says, its Layout names folders that exist, its test command is CI's
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 import unicodedata
@@ -71,10 +72,16 @@ def rows(text: str) -> list[Row]:
     return found
 
 
+@functools.cache
+def site_languages() -> tuple[str, ...]:
+    """mkdocs.yml's languages, read once (the table's paths ask for them about 120 times a check)."""
+    return languages.read().all
+
+
 def expand(path: str) -> list[str]:
     """`path` with `<lang>` as each language of mkdocs.yml and `<name>` as each calculator of the registry."""
     paths = [path]
-    for placeholder, values in (("<lang>", languages.read().all), ("<name>", calculators.NAMES)):
+    for placeholder, values in (("<lang>", site_languages()), ("<name>", calculators.NAMES)):
         paths = [p.replace(placeholder, value) for p in paths for value in values] if placeholder in path else paths
     return paths
 
@@ -84,8 +91,10 @@ def is_path(token: str) -> bool:
     return bool(PATH.match(token)) and ("/" in token or token.endswith(SUFFIXES)) and " " not in token
 
 
-def python_names(source: str) -> set[str]:
-    """What a module defines at its top level, and its classes' fields and methods as `Class.name`."""
+@functools.cache
+def python_names(source: str) -> frozenset[str]:
+    """What a module defines at its top level, and its classes' fields and methods as `Class.name` (read once
+    per text)."""
     names: set[str] = set()
     for node in ast.parse(source).body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -101,7 +110,7 @@ def python_names(source: str) -> set[str]:
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
-    return names
+    return frozenset(names)
 
 
 def yaml_holds(data: Any, dotted: str) -> bool:
@@ -123,10 +132,15 @@ def holds(path: Path, name: str) -> bool:
         return re.search(rf"^(?:export )?(?:async )?(?:function\*? |const |let |class ){re.escape(name)}\b", text,
                          flags=re.MULTILINE) is not None
     if path.suffix == ".yml":
-        # mkdocs.yml by MkDocs' own loader (its `!ENV` tags), any other YAML file as plain data
-        data = languages.read_config(path) if path.name == "mkdocs.yml" else yaml.safe_load(text)
-        return yaml_holds(data, name)
+        return yaml_holds(yaml_data(path, text), name)
     return name in text
+
+
+@functools.cache
+def yaml_data(path: Path, text: str) -> Any:
+    """A YAML file's data, read once per text: mkdocs.yml by MkDocs' own loader (its `!ENV` tags), any other YAML
+    file as plain data."""
+    return languages.read_config(path) if path.name == "mkdocs.yml" else yaml.safe_load(text)
 
 
 def refers(reader: Path, row: Row) -> bool:
