@@ -18,7 +18,7 @@
   them forever.
 
 Everything is cached in `build/runtime/<digest>/`, so only a change to the Python, the catalogs or a
-pinned version pays for a new wheel and snapshot (~3 s).
+pinned version pays for new wheels, standard libraries and snapshot (11.5 s on 2 cores, 2026-12-05).
 """
 
 from __future__ import annotations
