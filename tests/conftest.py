@@ -199,12 +199,14 @@ def kept_tabs(browser) -> Iterator[KeptTabs]:
 @pytest.fixture
 def page(browser, kept_tabs: KeptTabs, server: SharedSite, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh browser page; every request it makes is recorded in `page.requested_urls`. In a module marked
-    `kept_tab`, whose tests are not about a first visit, a kept tab instead (`KeptTabs`).
+    `kept_tab`, whose tests are not about a first visit, a kept tab instead (`KeptTabs`), except for a test
+    marked `kept_tab(False)`.
 
     Its context bypasses the pages' `<meta>` policy, which would refuse the string predicates of
     `wait_for_function`; the policy itself is tested in tests/site/test_csp.py and tests/hosts/.
     """
-    if request.node.get_closest_marker("kept_tab"):
+    kept = request.node.get_closest_marker("kept_tab")  # the test's own mark before its module's
+    if kept and kept.args != (False,):
         tab = kept_tabs.open()
         yield tab
         kept_tabs.release(tab)

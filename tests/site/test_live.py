@@ -156,6 +156,7 @@ def test_a_hostile_fragment_never_injects_markup(live, page, server) -> None:
     assert dialogs == []
 
 
+@pytest.mark.kept_tab(False)  # a download is its subject: a new context, not a kept tab's warm cache
 def test_a_blocked_runtime_leaves_the_prerendered_page_with_a_notice(page, server) -> None:
     page.route("**/*.wasm", lambda route: route.abort())
     page.goto(server.url + ARTICLE["fr"])

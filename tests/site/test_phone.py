@@ -193,9 +193,10 @@ def test_an_invalid_field_shows_no_verdict_and_no_values(open_page, width, lang,
 
 @pytest.mark.parametrize(("width", "lang", "scheme"), TWO)
 def test_while_loading_the_result_says_so_with_its_progress(open_page, server, width, lang, scheme) -> None:
-    page = open_page(width, lang, scheme)
     held: list[object] = []
-    page.route("**/*.wasm", lambda route: held.append(route))  # held until released
+    # held until released; routed before the page opens, so the page gets a context of its own (a kept tab's
+    # warm cache is no place to test a download)
+    page = open_page(width, lang, scheme, before=lambda p: p.route("**/*.wasm", lambda route: held.append(route)))
     root = widget(page, "vram_fit")
     set_value(page, "vram_fit", "gpus", "16")
     loading = root.locator("[data-status]").get_attribute("data-text-loading")

@@ -24,8 +24,9 @@ class KeptTabs:
     A new context is a new renderer process. Measured on this 2-core machine (2026-12-05, loopback): a fresh
     context with an article page costs 1.1-1.4 s of CPU, the same tab navigated to it 0.4-0.5 s; a live boot
     in a fresh context 2.2-2.5 s, in a kept tab 1.2-1.6 s. For tests whose subject is not a first visit: no
-    init scripts, clocks or counts of what the host sent (the tab's HTTP cache is warm; the requests the page
-    makes are in `requested_urls`, its errors in `kw_errors`). Between two tests the tab drops its routes and
+    init scripts, clocks, downloads held or refused, or counts of what the host sent (the tab's HTTP cache is
+    warm, and a test that held the .wasm in one once waited 30 s for a progress it never showed; the requests
+    the page makes are in `requested_urls`, its errors in `kw_errors`). Between two tests the tab drops its routes and
     permissions, the site's local and session storage are emptied and its document (with the document's
     workers) is closed.
     """
