@@ -24,7 +24,7 @@ import pytest
 
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.server import StaticServer
-from tests.support.browser import KeptTabs
+from tests.support.browser import KeptTabs, watched
 from tests.support.content import urls
 from tests.support.live import FIRST, READY, WIDTHS
 
@@ -212,11 +212,7 @@ def page(browser, kept_tabs: KeptTabs, server: SharedSite, request: pytest.Fixtu
         kept_tabs.release(tab)
         return
     context = browser.new_context(service_workers="block", bypass_csp=True)
-    tab = context.new_page()
-    tab.set_default_timeout(15000)
-    tab.requested_urls = []
-    tab.on("request", lambda request: tab.requested_urls.append(request.url))
-    yield tab
+    yield watched(context.new_page())
     context.close()
 
 
@@ -233,10 +229,7 @@ def open_page(browser, kept_tabs: KeptTabs, server, request):
             context = browser.new_context(viewport=WIDTHS[width], color_scheme=scheme, service_workers="block",
                                           bypass_csp=True, **options)
             contexts.append(context)
-            page = context.new_page()
-            page.set_default_timeout(15000)
-            page.kw_errors = []
-            page.on("pageerror", lambda e: page.kw_errors.append(str(e)))
+            page = watched(context.new_page())
         else:
             page = kept_tabs.open(viewport=WIDTHS[width], color_scheme=scheme)
             kept.append(page)

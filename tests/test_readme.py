@@ -18,6 +18,7 @@ import yaml
 
 import calculators
 from tests.conftest import ROOT
+from tests.support.content import site_languages
 from wiki import languages
 
 README = ROOT / "README.md"
@@ -72,16 +73,11 @@ def rows(text: str) -> list[Row]:
     return found
 
 
-@functools.cache
-def site_languages() -> tuple[str, ...]:
-    """mkdocs.yml's languages, read once (the table's paths ask for them about 120 times a check)."""
-    return languages.read().all
-
-
-def expand(path: str) -> list[str]:
-    """`path` with `<lang>` as each language of mkdocs.yml and `<name>` as each calculator of the registry."""
+def expand(path: str, langs: tuple[str, ...]) -> list[str]:
+    """`path` with `<lang>` as each of `langs` (mkdocs.yml's languages) and `<name>` as each calculator of the
+    registry."""
     paths = [path]
-    for placeholder, values in (("<lang>", site_languages()), ("<name>", calculators.NAMES)):
+    for placeholder, values in (("<lang>", langs), ("<name>", calculators.NAMES)):
         paths = [p.replace(placeholder, value) for p in paths for value in values] if placeholder in path else paths
     return paths
 
@@ -175,8 +171,9 @@ def importable(dotted: str) -> bool:
 def problems(text: str) -> list[str]:
     """Everything the facts table says that the repository does not hold, one line each."""
     found = []
+    langs = site_languages()  # read once: the table's paths ask for them about 120 times
     for row in rows(text):
-        sources = expand(row.source)
+        sources = expand(row.source, langs)
         for source in sources:
             path = ROOT / source
             if not path.is_file():
@@ -185,7 +182,7 @@ def problems(text: str) -> list[str]:
             found += [f"{row.fact}: {source} does not declare {name}" for name in row.names if not holds(path, name)]
         for token in CODE.findall(row.fact + " " + row.readers):
             if is_path(token):
-                for reader in expand(token):
+                for reader in expand(token, langs):
                     path = ROOT / reader.rstrip("/")
                     if not path.exists():
                         found.append(f"{row.fact}: {reader} does not exist")

@@ -18,6 +18,19 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 
+TIMEOUT_MS = 15000  # a browser test's default wait
+
+
+def watched(tab):
+    """`tab` with the suite's default timeout, recording its page errors in `kw_errors` and the URLs it requests
+    in `requested_urls`."""
+    tab.set_default_timeout(TIMEOUT_MS)
+    tab.kw_errors, tab.requested_urls = [], []
+    tab.on("pageerror", lambda error: tab.kw_errors.append(str(error)))
+    tab.on("request", lambda request: tab.requested_urls.append(request.url))
+    return tab
+
+
 class KeptTabs:
     """Tabs a test process keeps open across its tests, one per set of context options.
 
@@ -45,11 +58,9 @@ class KeptTabs:
         else:
             context = self.browser.new_context(service_workers="block", bypass_csp=True, **options)
             self.contexts.append(context)
-            tab = context.new_page()
+            tab = watched(context.new_page())
             tab.kw_key = key
-            tab.on("pageerror", lambda error: tab.kw_errors.append(str(error)))
-            tab.on("request", lambda request: tab.requested_urls.append(request.url))
-        tab.set_default_timeout(15000)
+        tab.set_default_timeout(TIMEOUT_MS)  # as a new tab, whatever the last test set
         tab.kw_errors, tab.requested_urls = [], []
         return tab
 
