@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import offline_mark
 from tests.support.hosts import HOSTS, readable_copy, serve
 from tests.support.live import ARTICLE, form_values, set_value, wait_for_output, widget
 from widgets import view
@@ -77,7 +78,7 @@ def test_the_live_calculators_work_on_the_host(browser, site_dir: Path, docroots
             assert page.evaluate("window.__cspViolations") == []
             # The service worker (sw.js at the site root) registered under the policy, its scope the
             # site's own path, at the root or under the sub-path.
-            page.wait_for_selector("html[data-kw-offline]", state="attached")
+            offline_mark(page)
             assert page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.scope)") == base
             assert page.evaluate("window.__cspViolations") == []
             failed = {url: status for url, (status, _type) in page.responses.items() if status >= 400}

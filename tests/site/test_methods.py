@@ -21,7 +21,7 @@ import calculators
 from calculators import reference as R
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Host
-from tests.support.browser import AXE, TAGS, report, served_copy, settle
+from tests.support.browser import AXE, TAGS, offline_mark, report, served_copy, settle
 from tests.support.html import Page, html_pages
 from widgets import strings
 from widgets.locale import locale_of
@@ -218,7 +218,7 @@ def test_a_calculator_page_opened_online_reads_offline_with_its_formulas(browser
         with Host(served_copy(site_dir, tmp_path / "site")) as host:
             base = host.url
             page.goto(base + PREFIX["fr"])
-            page.wait_for_selector("html[data-kw-offline]", state="attached", timeout=60000)
+            offline_mark(page, host=host)
             page.goto(base + page_path("vram_fit", "fr"))
             page.wait_for_selector(".arithmatex[data-typeset]", state="attached")
             page.wait_for_timeout(500)  # the worker puts what it fetched into its cache

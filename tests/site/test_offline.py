@@ -20,7 +20,7 @@ import pytest
 from harness.chromium import ARGS as CHROMIUM_ARGS
 from harness.host import Fault, Host
 from harness.site import runtime_config
-from tests.support.browser import search, served_copy, title_word
+from tests.support.browser import offline_mark, search, served_copy, title_word
 from tests.support.live import ARTICLE, form_values, set_value, wait_for_output, widget
 from widgets import strings, view
 from widgets.locale import locale_of
@@ -59,10 +59,6 @@ def live_result(page, url: str, lang: str) -> None:
     assert widget(page, "vram_fit").locator('[data-output="verdict"]').text_content() == expected["verdict_text"]
 
 
-def kept_for_offline(page) -> None:
-    page.wait_for_selector('html[data-kw-offline="runtime"]', state="attached", timeout=60000)
-
-
 def cache_name(scope_path: str, site: Path) -> str:
     """The name of the service worker's cache of the build in `site`, served at `scope_path` (sw.js)."""
     return f"kw:{scope_path}:{build_data(site)['cache']}"
@@ -74,7 +70,7 @@ def test_after_one_visit_both_languages_read_and_calculate_offline(browser, read
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
         base = host.url
         live_result(page, base + ARTICLE["da"], "da")
-        kept_for_offline(page)
+        offline_mark(page, "runtime")
     reader.set_offline(True)  # and the host is gone
     for path, lang in (("fr/", "fr"), ("", "da")):
         page.goto(base + path)
@@ -95,7 +91,7 @@ def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader,
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
         first = reader.new_page()
         live_result(first, host.url + ARTICLE["fr"], "fr")
-        kept_for_offline(first)
+        offline_mark(first, "runtime")
         assert any(p.startswith("/pyodide/") for p in host.counter.requests)
         first.close()
         host.counter.reset()
@@ -133,7 +129,7 @@ def test_the_install_and_the_keeping_wait_for_a_pause_in_typing(reader, site_dir
         assert page.locator("html").get_attribute("data-kw-offline") is None
         expected = view("vram_fit", form_values(page, "vram_fit"), "da")
         wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
-        kept_for_offline(page)  # once the typing stops
+        offline_mark(page, "runtime")  # once the typing stops
 
 
 def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_works_offline(
@@ -143,7 +139,7 @@ def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_work
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
         base = host.url
         page.goto(base + ARTICLE["fr"])
-        page.wait_for_selector('html[data-kw-offline="pages"]', state="attached", timeout=60000)
+        offline_mark(page, "pages", host)
         page.wait_for_timeout(500)  # the install is done: anything it fetched has been asked for
         assert [p for p in host.counter.requests if p.endswith("search_index.json") or "/lunr/" in p] == []
         assert any(urlparse(href).path == "/" + ARTICLE["fr"] for href in search(page, title_word("fr")))
@@ -180,7 +176,7 @@ def test_a_new_build_replaces_the_old_cache_and_keeps_the_runtime_without_downlo
     with Host(site) as host:
         page = reader.new_page()
         live_result(page, host.url + ARTICLE["fr"], "fr")
-        kept_for_offline(page)
+        offline_mark(page, "runtime")
         assert page.evaluate(CACHES) == [f"kw:/:{old}"]
         new = f"kw:/:{rebuilt(site)}"
         assert new != f"kw:/:{old}"
@@ -214,7 +210,7 @@ def test_under_save_data_nothing_is_downloaded_for_the_cache_and_the_calculators
         base = host.url
         live_result(page, base + ARTICLE["da"], "da")
         assert page.locator("html").get_attribute("data-kw-boot") == "plain"
-        kept_for_offline(page)
+        offline_mark(page, "runtime")
         page.wait_for_timeout(1000)  # anything the worker would still fetch
         served = list(host.counter.requests)
     # The snapshot boot's own files: what a worker that downloads for its cache would have fetched.
@@ -250,9 +246,9 @@ def test_two_sites_on_one_origin_keep_their_own_caches_and_each_reads_offline(
     page = reader.new_page()
     with Host(origin) as host:
         live_result(page, host.url + "a/" + ARTICLE["da"], "da")
-        kept_for_offline(page)
+        offline_mark(page, "runtime")
         live_result(page, host.url + "b/" + ARTICLE["fr"], "fr")
-        kept_for_offline(page)
+        offline_mark(page, "runtime")
         assert sorted(page.evaluate(CACHES)) == sorted([cache_name("/a/", first), cache_name("/b/", second)])
         base = host.url
     reader.set_offline(True)
@@ -271,7 +267,7 @@ def test_a_failed_install_is_tried_again_later_says_so_and_fetches_only_what_it_
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
         host.faults["/fr/"] = Fault("refuse", times=1)  # the French home page, one of the shell's files
         page.goto(host.url + ARTICLE["da"])
-        page.wait_for_selector('html[data-kw-offline="retrying"]', state="attached", timeout=60000)
+        offline_mark(page, "retrying", host)
         notice = page.locator("#kw-offline-notice")
         notice.wait_for(timeout=10000)
         assert notice.text_content() == locale_of("da").text(strings.UI["offline_install_failed"])
@@ -283,7 +279,7 @@ def test_a_failed_install_is_tried_again_later_says_so_and_fetches_only_what_it_
         wanted = locale_of("fr").text(strings.UI["offline_install_failed"])
         assert page.locator("#kw-offline-notice").text_content() == wanted
         assert "/sw.js" not in host.counter.asked
-        page.wait_for_selector('html[data-kw-offline="pages"]', state="attached", timeout=60000)
+        offline_mark(page, "pages", host)
         assert page.locator("#kw-offline-notice").count() == 0
         assert "/fr/" in host.counter.asked
         assert set(host.counter.asked) <= {"/sw.js", "/fr/", "/offline-messages.json"}, host.counter.asked

@@ -92,6 +92,30 @@ def settle(page) -> None:
     page.evaluate("document.fonts.ready.then(() => document.fonts.status)")
 
 
+OFFLINE_STATE = """async () => {
+  const html = document.documentElement, registration = await navigator.serviceWorker?.getRegistration();
+  const state = (worker) => worker?.state ?? null;
+  return {offline: html.dataset.kwOffline ?? null, error: html.dataset.kwOfflineError ?? null,
+    document: document.readyState, visibility: document.visibilityState,
+    booting: document.querySelectorAll('[data-calculator][data-state="loading"]').length,
+    controlled: Boolean(navigator.serviceWorker?.controller),
+    worker: registration && {installing: state(registration.installing), waiting: state(registration.waiting),
+                             active: state(registration.active)}};
+}"""
+
+
+def offline_mark(page, mark: str | None = None, host=None, timeout: int = 60000) -> None:
+    """Wait until offline.js marks `<html data-kw-offline>` (`mark`, or any); if it does not, fail saying how far
+    the page and its service worker got (and, given the `host`, the last paths it was asked for)."""
+    selector = f'html[data-kw-offline="{mark}"]' if mark else "html[data-kw-offline]"
+    try:
+        page.wait_for_selector(selector, state="attached", timeout=timeout)
+    except Exception as error:  # Playwright's TimeoutError: said again with what the page knows
+        state = page.evaluate(OFFLINE_STATE)
+        asked = host.counter.asked[-8:] if host is not None else "(no host given)"
+        raise AssertionError(f"no {selector} after {timeout} ms: {state}; last asked: {asked}") from error
+
+
 def only_local(urls: list[str]) -> list[str]:
     """The requested URLs that leave 127.0.0.1 (data: and blob: URLs stay in the page)."""
     return [u for u in urls if urlparse(u).scheme not in {"data", "blob", "about"}
