@@ -33,17 +33,16 @@ import json
 import mimetypes
 import queue
 import re
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from harness.link import Link
-from harness.server import CONTENT_TYPES, StaticServer
+from harness.server import CONTENT_TYPES, QuietServer, StaticServer
 from wiki.csp import read_headers
 
 DEFAULT_CACHE = "public, max-age=0, must-revalidate"
@@ -271,12 +270,6 @@ class _Handler(BaseHTTPRequestHandler):
             fault._released.wait(timeout=600)
 
 
-class _Server(ThreadingHTTPServer):
-    def handle_error(self, request: object, client_address: object) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser killed mid-connection is expected
-            super().handle_error(request, client_address)
-
-
 class Host(StaticServer):
     """Serve `root` on 127.0.0.1 (a free port) like a static host; use as a context manager."""
 
@@ -296,7 +289,7 @@ class Host(StaticServer):
                                                 "headers_of": self.headers,
                                                 "probe": self._probe, "reports": self._reports, "line": self._line})
         self.root = root
-        self._httpd = _Server(("127.0.0.1", 0), handler)
+        self._httpd = QuietServer(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     def __exit__(self, *exc: object) -> None:

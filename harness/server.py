@@ -9,6 +9,7 @@ which stalls, truncates, refuses and throttles on top of the same server.
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -37,12 +38,21 @@ class Handler(QuietHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **CONTENT_TYPES}
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A threaded HTTP server that does not print the traceback of a connection the browser dropped
+    mid-response (a test that closed its page, a download cut off on purpose): expected, and noise in a log."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class StaticServer:
     """Serve `root` on 127.0.0.1 on a free port; use as a context manager."""
 
     def __init__(self, root: Path, handler: type[SimpleHTTPRequestHandler] = Handler) -> None:
         self.root = root
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
+        self._httpd = QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     @property
