@@ -111,7 +111,8 @@ class Runtime:
     def gzipped_files(self) -> list[str]:
         """The runtime files stored gzipped (any host serves them as they are, no `Content-Encoding`):
         the service worker keeps them decompressed, so that a later boot does not inflate them again."""
-        return [self.page_config()["snapshot"]]
+        config = self.page_config()
+        return [config["snapshot"], config["stdlib"], config["stdlib_later"]]
 
 
 def pyodide_version() -> str:
@@ -284,12 +285,17 @@ def run_node_script(script: Path, output: Path, wheels: list[Path], languages: t
 
 def write_trimmed_stdlib(out: Path, wheels: list[Path], languages: tuple[str, ...]) -> Path:
     """`stdlib.zip` and `stdlib-later.zip`: the members of Pyodide's python_stdlib.zip that a plain boot
-    of our wheels imports, as bytecode (`wiki/stdlib_trim.mjs`): 1.1 MB instead of 2.5 MB, and no
-    compiling at boot; those Pyodide's start-up imports in the first, the others in the second, which
-    downloads while Python starts (0.85 + 0.21 MB). The worker boots with them when the snapshot is not
-    worth downloading, and fetches the whole standard library if a call ever needs more."""
-    return run_node_script(STDLIB_SCRIPT, out / "stdlib.zip", [out / "stdlib-later.zip", *wheels], languages,
-                           "trim the standard library")
+    of our wheels imports, as bytecode (`wiki/stdlib_trim.mjs`), and no compiling at boot; those Pyodide's
+    start-up imports in the first, the others in the second, which downloads while Python starts. The
+    worker boots with them when the snapshot is not worth downloading, and fetches the whole standard
+    library if a call ever needs more. Each is a zip of stored members, gzipped whole (as `snapshot.bin`,
+    `gzipped_files`): 0.89 + 0.08 MB to download, against 0.96 + 0.08 MB with each member deflated, and
+    Python reads its modules without inflating them."""
+    trimmed = run_node_script(STDLIB_SCRIPT, out / "stdlib.zip", [out / "stdlib-later.zip", *wheels], languages,
+                              "trim the standard library")
+    for path in (trimmed, out / "stdlib-later.zip"):
+        path.write_bytes(gzip.compress(path.read_bytes(), compresslevel=9, mtime=0))
+    return trimmed
 
 
 def make_snapshot(out: Path, wheels: list[Path], languages: tuple[str, ...]) -> Path:

@@ -29,7 +29,9 @@ import importlib.util, zipfile, zipimport
 
 
 def write(name, paths):
-    with zipfile.ZipFile(name, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as trimmed:
+    # Stored, not deflated: wiki/runtime.py gzips the whole zip, which is smaller than deflating each member
+    # (0.89 against 0.96 MB), and zipimport then reads members without inflating them.
+    with zipfile.ZipFile(name, "w", zipfile.ZIP_STORED) as trimmed:
         for path in paths:
             archive, member = path.split(".zip/", 1)
             source = zipimport.zipimporter(archive + ".zip").get_data(member)
@@ -37,8 +39,7 @@ def write(name, paths):
             # library supports (1.46 MB instead of 1.70 MB)
             code = compile(source, path, "exec", dont_inherit=True, optimize=2)
             pyc = external._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
-            trimmed.writestr(zipfile.ZipInfo(member + "c", date_time=(2020, 1, 1, 0, 0, 0)), pyc,
-                             compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            trimmed.writestr(zipfile.ZipInfo(member + "c", date_time=(2020, 1, 1, 0, 0, 0)), pyc)
 
 
 used = ${imported}

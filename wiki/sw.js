@@ -38,12 +38,23 @@ const GZIPPED = new Set(BUILD.gzipped.map(absolute));
 const NOT_FOUND = Object.entries(BUILD.notFound).map(([folder, errorPage]) => [absolute(folder), absolute(errorPage)])
   .sort(([a], [b]) => b.length - a.length);
 
-// What the cache keeps of a runtime file: a gzipped one decompressed (the worker reads either).
-function kept(href, response) {
-  if (!GZIPPED.has(href)) return response;
+// What the cache keeps of a runtime file: a gzipped one decompressed (the worker reads either). A host
+// that sent it with its own `Content-Encoding: gzip` has had it decoded by the browser already: its first
+// byte says which (a gzip starts with 0x1f).
+/**
+ * @param {string} href
+ * @param {Response} response
+ * @returns {Promise<Response>}
+ */
+async function kept(href, response) {
+  if (!GZIPPED.has(href) || !response.body) return response;
+  const [peek, body] = response.body.tee();
+  const reader = peek.getReader();
+  const { value } = await reader.read();
+  reader.cancel();
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
-  return new Response(response.body.pipeThrough(new DecompressionStream("gzip")), { headers });
+  return new Response(value?.[0] === 0x1f ? body.pipeThrough(new DecompressionStream("gzip")) : body, { headers });
 }
 
 // Where the browser supports it (static routing), the runtime, this build's assets and its pages are
@@ -161,7 +172,7 @@ async function keptOnFetch(event, key) {
   if (response.status === 200 && response.type === "basic") {
     // A download cut off (the reader left; the HTTP cache keeps its bytes for a Range request) or a full
     // disk: not kept now. The client has its response either way, and "keep" copies the file later.
-    event.waitUntil(cache.put(key, kept(key, response.clone())).catch(() => {}));
+    event.waitUntil(kept(key, response.clone()).then((body) => cache.put(key, body)).catch(() => {}));
   }
   return response;
 }
@@ -200,7 +211,7 @@ async function keepRuntime() {
     try {
       const response = await fetch(href, { cache: "only-if-cached", mode: "same-origin" });
       if (response.status === 200) {
-        await cache.put(href, kept(href, response));
+        await cache.put(href, await kept(href, response));
         held.add(href);
       }
     } catch {

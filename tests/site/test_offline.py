@@ -199,24 +199,35 @@ SAVE_DATA = """Object.defineProperty(Navigator.prototype, "connection", {
   get: () => ({ saveData: true, effectiveType: "4g", addEventListener() {} }) });"""
 
 
+@pytest.mark.parametrize("encoded_by_host", [False, True], ids=["as-built", "host-content-encoding"])
 def test_under_save_data_nothing_is_downloaded_for_the_cache_and_the_calculators_still_work_offline(
-        reader, site_dir: Path, tmp_path: Path) -> None:
+        reader, site_dir: Path, tmp_path: Path, encoded_by_host: bool) -> None:
     """A reader who asks to save data gets a plain boot and no snapshot, now or for later; the service
     worker keeps what that boot fetched, so the next visit calculates offline all the same. Waits for the
-    keeping's mark (`data-kw-offline="runtime"`), then 1 s for any download the worker would still start."""
+    keeping's mark (`data-kw-offline="runtime"`), then 1 s for any download the worker would still start.
+    The trimmed standard library is built gzipped and kept decompressed, also from a host that declares the
+    gzip as its own `Content-Encoding` (the browser then decodes it before the worker sees it)."""
+    config = runtime_config(site_dir)
+    stdlib = ["/" + config["stdlib"], "/" + config["stdlib_later"]]
+    assert all((site_dir / path.lstrip("/")).read_bytes()[:2] == b"\x1f\x8b" for path in stdlib)
     reader.add_init_script(SAVE_DATA)
     page = reader.new_page()
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
         base = host.url
+        if encoded_by_host:
+            host.headers.update({path: {"Content-Encoding": "gzip"} for path in stdlib})
         live_result(page, base + ARTICLE["da"], "da")
         assert page.locator("html").get_attribute("data-kw-boot") == "plain"
         offline_mark(page, "runtime")
         page.wait_for_timeout(1000)  # anything the worker would still fetch
         served = list(host.counter.requests)
     # The snapshot boot's own files: what a worker that downloads for its cache would have fetched.
-    snapshot_boot = {"/" + runtime_config(site_dir)["snapshot"],
-                     "/" + runtime_config(site_dir)["lock"].replace("pyodide-lock.json", "empty-stdlib.zip")}
+    snapshot_boot = {"/" + config["snapshot"], "/" + config["lock"].replace("pyodide-lock.json", "empty-stdlib.zip")}
     assert snapshot_boot.isdisjoint(served), served
+    for path in stdlib:  # a zip, not its gzip: a later boot does not inflate it again
+        head = page.evaluate("async (url) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, 4)]",
+                             base + path.lstrip("/"))
+        assert bytes(head) == b"PK\x03\x04", path
     reader.set_offline(True)
     live_result(page, base + ARTICLE["fr"], "fr")
     assert page.locator("html").get_attribute("data-kw-boot") == "plain"

@@ -272,10 +272,12 @@ function yieldToTasks() {
   });
 }
 
-// The snapshot's bytes as a sparse image: from the host it is gzipped (a gzip starts with 0x1f), the
-// service worker's cache keeps it decompressed (sw.js, `kept`). One branch of a tee is read for its
-// first byte and dropped; the other carries every byte.
-async function sparseImage(body) {
+// A runtime file's bytes as the boot reads them: the snapshot and the trimmed standard library come
+// gzipped from the host (a gzip starts with 0x1f; wiki/runtime.py gzipped_files), the service worker's
+// cache keeps them decompressed (sw.js, `kept`). One branch of a tee is read for its first byte and
+// dropped; the other carries every byte.
+/** @param {ReadableStream} body */
+async function inflated(body) {
   const [peek, stream] = body.tee();
   const reader = peek.getReader();
   const { value } = await reader.read();
@@ -287,7 +289,7 @@ async function sparseImage(body) {
 // u32 segment count, (u32 offset, u32 length) per segment, then the segments' bytes; the rest of the
 // image is zeros. It is written into the image while it downloads (decompressed on the way if need be).
 async function readSnapshot(response, onImage) {
-  const reader = (await sparseImage(response.body)).getReader();
+  const reader = (await inflated(response.body)).getReader();
   let sinceYield = 0;
   let head = new Uint8Array(0); // header and table, until they are complete
   let image = null;
@@ -506,22 +508,20 @@ async function withResponse(url, response, run) {
   }
 }
 
-// Fetch `url` and return its bytes, telling the page the boot is moving as they arrive (reporter(); the
-// share it shows is the .wasm's).
+// Fetch `url` and return its bytes (decompressed as they arrive: inflated()), telling the page the boot is
+// moving as they arrive (reporter(); the share it shows is the .wasm's).
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  const reader = response.body.getReader();
   const report = reporter(() => ({ type: "step" }));
-  const chunks = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    report(value.byteLength);
-  }
-  report(0, true);
-  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+  const counted = response.body.pipeThrough(new TransformStream({
+    transform(chunk, stream) {
+      report(chunk.byteLength);
+      stream.enqueue(chunk);
+    },
+    flush() { report(0, true); },
+  }));
+  return new Uint8Array(await new Response(await inflated(counted)).arrayBuffer());
 }
 
 /**
