@@ -199,34 +199,41 @@ self.addEventListener("fetch", (/** @type {FetchEvent} */ event) => {
 });
 
 // "keep" (after a boot): copy the runtime files the HTTP cache holds into this build's cache (no
-// network: `only-if-cached`), then answer whether the calculators can now boot offline.
+// network: `only-if-cached`), then answer whether the calculators can now boot offline, and why not
+// when a file the HTTP cache held could not be kept (a full disk, a body that does not decompress).
 async function keepRuntime() {
   const cache = await caches.open(CACHE);
   const held = new Set();
+  const failed = [];
   for (const href of Object.values(RUNTIME).flat()) {
     if (await cache.match(href)) {
       held.add(href);
       continue;
     }
+    let response = null;
     try {
-      const response = await fetch(href, { cache: "only-if-cached", mode: "same-origin" });
-      if (response.status === 200) {
-        await cache.put(href, await kept(href, response));
-        held.add(href);
-      }
+      response = await fetch(href, { cache: "only-if-cached", mode: "same-origin" });
     } catch {
       // not in the HTTP cache: cached when a later boot fetches it
     }
+    if (response?.status !== 200) continue;
+    try {
+      await cache.put(href, await kept(href, response));
+      held.add(href);
+    } catch (error) {
+      failed.push(`${href}: ${error?.message ?? error}`);
+    }
   }
   const has = (boot) => RUNTIME[boot].every((href) => held.has(href));
-  return has("common") && (has("snapshot") || has("plain"));
+  const offline = has("common") && (has("snapshot") || has("plain"));
+  return { offline, ...(failed.length && !offline ? { error: `not kept: ${failed.join("; ")}` } : {}) };
 }
 
 self.addEventListener("message", (/** @type {ExtendableMessageEvent} */ event) => {
   if (event.data?.type !== "keep") return;
   const [port] = event.ports;
   event.waitUntil(keepRuntime().then(
-    (offline) => port?.postMessage({ type: "kept", offline }),
+    (answer) => port?.postMessage({ type: "kept", ...answer }),
     (error) => port?.postMessage({ type: "kept", offline: false, error: String(error?.message ?? error) }),
   ));
 });
