@@ -59,6 +59,12 @@ def live_result(page, url: str, lang: str) -> None:
     assert widget(page, "vram_fit").locator('[data-output="verdict"]').text_content() == expected["verdict_text"]
 
 
+def cached_head(page, url: str, size: int) -> bytes:
+    """The first `size` bytes of what the service worker's caches hold for `url`."""
+    script = "async ([url, size]) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, size)]"
+    return bytes(page.evaluate(script, [url, size]))
+
+
 def cache_name(scope_path: str, site: Path) -> str:
     """The name of the service worker's cache of the build in `site`, served at `scope_path` (sw.js)."""
     return f"kw:{scope_path}:{build_data(site)['cache']}"
@@ -104,9 +110,7 @@ def test_a_second_visit_asks_the_host_for_nothing_but_the_workers_update(reader,
         assert second.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
         # The snapshot came gzipped; the cache keeps it decompressed, so that this boot did not inflate it.
         snapshot = host.url + runtime_config(site_dir)["snapshot"]
-        head = second.evaluate(
-            "async (url) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, 8)]", snapshot)
-        assert bytes(head) == SPARSE_MAGIC
+        assert cached_head(second, snapshot, 8) == SPARSE_MAGIC
 
 
 def test_the_install_and_the_keeping_wait_for_a_pause_in_typing(reader, site_dir: Path, tmp_path: Path) -> None:
@@ -208,14 +212,14 @@ def test_under_save_data_nothing_is_downloaded_for_the_cache_and_the_calculators
     The trimmed standard library is built gzipped and kept decompressed, also from a host that declares the
     gzip as its own `Content-Encoding` (the browser then decodes it before the worker sees it)."""
     config = runtime_config(site_dir)
-    stdlib = ["/" + config["stdlib"], "/" + config["stdlib_later"]]
-    assert all((site_dir / path.lstrip("/")).read_bytes()[:2] == b"\x1f\x8b" for path in stdlib)
+    stdlib = [config["stdlib"], config["stdlib_later"]]  # relative to the site root
+    assert all((site_dir / path).read_bytes()[:2] == b"\x1f\x8b" for path in stdlib)
     reader.add_init_script(SAVE_DATA)
     page = reader.new_page()
     with Host(served_copy(site_dir, tmp_path / "site")) as host:
         base = host.url
         if encoded_by_host:
-            host.headers.update({path: {"Content-Encoding": "gzip"} for path in stdlib})
+            host.headers.update({"/" + path: {"Content-Encoding": "gzip"} for path in stdlib})
         live_result(page, base + ARTICLE["da"], "da")
         assert page.locator("html").get_attribute("data-kw-boot") == "plain"
         offline_mark(page, "runtime")
@@ -225,9 +229,7 @@ def test_under_save_data_nothing_is_downloaded_for_the_cache_and_the_calculators
     snapshot_boot = {"/" + config["snapshot"], "/" + config["lock"].replace("pyodide-lock.json", "empty-stdlib.zip")}
     assert snapshot_boot.isdisjoint(served), served
     for path in stdlib:  # a zip, not its gzip: a later boot does not inflate it again
-        head = page.evaluate("async (url) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, 4)]",
-                             base + path.lstrip("/"))
-        assert bytes(head) == b"PK\x03\x04", path
+        assert cached_head(page, base + path, 4) == b"PK\x03\x04", path
     reader.set_offline(True)
     live_result(page, base + ARTICLE["fr"], "fr")
     assert page.locator("html").get_attribute("data-kw-boot") == "plain"
