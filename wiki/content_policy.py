@@ -313,27 +313,33 @@ def _attribute_name(key: str) -> str:
     return key
 
 
+def _refused_element(namespace: str, name: str) -> str | None:
+    """Why the policy refuses this element whole, or None when it may stand (its attributes checked)."""
+    tag = f"<{name}>"
+    if namespace == SVG:
+        if name.lower() in SVG_ANIMATION:
+            return f"an SVG animation {tag} (it can change a URL after the page loads)"
+        return None if name.lower() in SVG_ELEMENTS else f"an SVG {tag} element"
+    if namespace == HTML:
+        return None if name in HTML_ELEMENTS else f"a {tag} element"
+    return f"a {tag} element ({'MathML' if 'MathML' in namespace else namespace})"
+
+
 def _element_findings(namespace: str, name: str, attributes: dict[str, str],
                       own_host: str | None) -> Iterator[tuple[str, str, str]]:
     """(what, advice, the attribute value to look for) for one element of the parse."""
     tag = f"<{name}>"
-    if namespace == SVG:
-        lowered = name.lower()
-        if lowered in SVG_ANIMATION:
-            yield f"an SVG animation {tag} (it can change a URL after the page loads)", REMOVE, ""
-            return
-        if lowered not in SVG_ELEMENTS:
-            yield f"an SVG {tag} element", REMOVE, ""
-            return
-        allowed = SVG_ATTRIBUTES
-    elif namespace == HTML:
-        if name not in HTML_ELEMENTS:
-            yield f"a {tag} element", REMOVE, ""
-            return
-        allowed = GLOBAL_ATTRIBUTES | HTML_ELEMENTS[name]
-    else:
-        yield f"a {tag} element ({'MathML' if 'MathML' in namespace else namespace})", REMOVE, ""
+    refused = _refused_element(namespace, name)
+    if refused:
+        yield refused, REMOVE, ""
+        # Named on an element refused whole too (`<text<img src=x onerror=...>` is an element "text<img"
+        # with an onerror=): the editor learns what to take out, not only where.
+        for key in attributes:
+            attribute = _attribute_name(key)
+            if attribute.lower().startswith("on"):
+                yield f"an event-handler attribute {attribute}=", REMOVE, attribute
         return
+    allowed = SVG_ATTRIBUTES if namespace == SVG else GLOBAL_ATTRIBUTES | HTML_ELEMENTS[name]
     for key, value in attributes.items():
         attribute = _attribute_name(key)
         lowered = attribute.lower()
