@@ -160,7 +160,7 @@ declare global {
   interface Ready {
     type: "ready";
     via: "snapshot" | "plain";
-    reason: "held" | "cached" | "frugal" | "remembered" | "measured" | "unknown" | "fallback";
+    reason: "held" | "made" | "cached" | "frugal" | "remembered" | "measured" | "unknown" | "fallback";
     snapshotError?: string;
   }
 
@@ -173,8 +173,14 @@ declare global {
     message: string;
   }
 
+  /**
+   * The next page and visit have a snapshot: the build's this boot held, one made from this boot's
+   * interpreter, or the build's downloaded because making one failed (`madeError`: why).
+   */
   interface Kept {
     type: "kept";
+    snapshot: "held" | "made" | "downloaded";
+    madeError?: string;
   }
 
   /**

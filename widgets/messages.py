@@ -15,3 +15,8 @@ DOMAIN = "messages"
 def translations(lang: str) -> gettext.GNUTranslations:
     """The compiled catalog of `lang`; fails loudly when it was not compiled (no silent English)."""
     return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang])
+
+
+def languages() -> list[str]:
+    """The languages whose catalogs are compiled into this package: the site's, in the runtime's wheel."""
+    return sorted(path.parent.parent.name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))

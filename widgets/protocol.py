@@ -180,7 +180,7 @@ class Ready(TypedDict):
     type: Literal["ready"]
     via: Literal["snapshot", "plain"]
     # chooseBoot's reason, or "fallback": the chosen snapshot failed and the boot went plain
-    reason: Literal["held", "cached", "frugal", "remembered", "measured", "unknown", "fallback"]
+    reason: Literal["held", "made", "cached", "frugal", "remembered", "measured", "unknown", "fallback"]
     snapshotError: NotRequired[str]  # noqa: N815 (why a snapshot boot went plain)
 
 
@@ -194,7 +194,12 @@ class BootError(TypedDict):
 
 
 class Kept(TypedDict):
+    """The next page and visit have a snapshot: the build's this boot held, one made from this boot's
+    interpreter, or the build's downloaded because making one failed (`madeError`: why)."""
+
     type: Literal["kept"]
+    snapshot: Literal["held", "made", "downloaded"]
+    madeError: NotRequired[str]  # noqa: N815 (a JavaScript name)
 
 
 class KeepFailed(TypedDict):

@@ -29,9 +29,7 @@ import gzip
 import hashlib
 import json
 import os
-import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -47,6 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
 CACHE = ROOT / "build" / "runtime"
 SNAPSHOT_SCRIPT = Path(__file__).resolve().parent / "snapshot.mjs"
+# The snapshot's file format, written by snapshot.mjs (and by the browser's worker) with this module.
+SNAPSHOT_IMAGE_SCRIPT = ROOT / "overrides" / "assets" / "javascripts" / "snapshot-image.js"
+SPARSE_MAGIC = b"KWSPARSE"  # the first bytes of that format (snapshot-image.js MAGIC), for the tests that read it
 STDLIB_SCRIPT = Path(__file__).resolve().parent / "stdlib_trim.mjs"
 BYTECODE_SCRIPT = Path(__file__).resolve().parent / "bytecode.mjs"
 NODE_PYODIDE_SCRIPT = Path(__file__).resolve().parent / "pyodide_build.mjs"  # how the three scripts start Pyodide
@@ -105,7 +106,7 @@ class Runtime:
         `common` and either of the others, the calculators boot offline."""
         config = self.page_config()
         return {"common": [config["loader"], config["asm"], config["wasm"], config["lock"]],
-                "snapshot": [config["snapshot"], self.app_url + "empty-stdlib.zip"],
+                "snapshot": [config["snapshot"]],
                 "plain": [config["stdlib"], config["stdlib_later"], *config["wheels"]]}
 
     def gzipped_files(self) -> list[str]:
@@ -127,8 +128,9 @@ def digest(languages: tuple[str, ...]) -> str:
     """A digest of everything the app files depend on (sources, catalogs, languages, pinned versions, scripts)."""
     sha = hashlib.sha256()
     files = [p for src in SOURCES for p in sorted((ROOT / src).rglob("*.py"))]
-    files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__).resolve(), SNAPSHOT_SCRIPT, STDLIB_SCRIPT,
-                                                      BYTECODE_SCRIPT, NODE_PYODIDE_SCRIPT, BABEL_TRIM, WHEEL_PROJECT]
+    files += sorted((ROOT / "i18n").rglob("*.po")) + [Path(__file__).resolve(), SNAPSHOT_SCRIPT, SNAPSHOT_IMAGE_SCRIPT,
+                                                      STDLIB_SCRIPT, BYTECODE_SCRIPT, NODE_PYODIDE_SCRIPT, BABEL_TRIM,
+                                                      WHEEL_PROJECT]
     for path in files:
         sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     sha.update(f"babel {metadata.version('babel')} pyodide {pyodide_version()} languages {languages}".encode())
@@ -261,15 +263,6 @@ def write_lock(out: Path, wheels: list[Path]) -> Path:
     return path
 
 
-def write_empty_stdlib(out: Path) -> Path:
-    """An empty zip the worker passes as `stdLibURL` after a snapshot boot: the restored interpreter has
-    imported what it needs, so the 2.5 MB standard library is fetched only if a call ever needs it."""
-    path = out / "empty-stdlib.zip"
-    with zipfile.ZipFile(path, "w"):
-        pass
-    return path
-
-
 def run_node_script(script: Path, output: Path, wheels: list[Path], languages: tuple[str, ...], what: str) -> Path:
     """Run one of our Node scripts (`node SCRIPT OUTPUT WHEEL...`, the npm `pyodide`, the languages in
     `KW_LANGUAGES`); return OUTPUT."""
@@ -303,29 +296,9 @@ def make_snapshot(out: Path, wheels: list[Path], languages: tuple[str, ...]) -> 
     raw = run_node_script(SNAPSHOT_SCRIPT, out / "snapshot.raw", wheels, languages, "make the Pyodide snapshot")
     target = out / "snapshot.bin"
     # Compressed here, not by the host: hosts leave application/octet-stream alone (18 MB → 6 MB).
-    target.write_bytes(gzip.compress(sparse(raw.read_bytes()), compresslevel=9, mtime=0))
+    target.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
     raw.unlink()
     return target
-
-
-SPARSE_MAGIC = b"KWSPARSE"
-ZERO_RUN = re.compile(rb"\x00{4096,}")
-
-
-def sparse(snapshot: bytes) -> bytes:
-    """The snapshot without its long runs of zeros (13 of its 31 MB): less to decompress and copy.
-    Layout: magic, u32 total length, u32 segment count, (u32 offset, u32 length) per segment, then the
-    segments' bytes; the worker writes them into a zero-filled image as they arrive."""
-    segments, start = [], 0
-    for run in ZERO_RUN.finditer(snapshot):
-        if run.start() > start:
-            segments.append((start, run.start() - start))
-        start = run.end()
-    if start < len(snapshot):
-        segments.append((start, len(snapshot) - start))
-    header = SPARSE_MAGIC + struct.pack("<II", len(snapshot), len(segments))
-    table = b"".join(struct.pack("<II", offset, length) for offset, length in segments)
-    return header + table + b"".join(snapshot[offset:offset + length] for offset, length in segments)
 
 
 def prepare(languages: tuple[str, ...] | None = None) -> Runtime:
@@ -367,7 +340,6 @@ def build_runtime(app_dir: Path, languages: tuple[str, ...]) -> None:
         wheels = [build_app_wheel(work, languages), build_babel_wheel(work, languages)]
         with_bytecode(wheels, languages)
         write_lock(work, wheels)
-        write_empty_stdlib(work)
         write_trimmed_stdlib(work, wheels, languages)
         make_snapshot(work, wheels, languages)
         try:

@@ -28,6 +28,9 @@
 const SCOPE = new URL("./", self.location.href).href;
 const PREFIX = `kw:${new URL(SCOPE).pathname}:`;
 const CACHE = PREFIX + BUILD.cache;
+// Where the calculators' worker keeps the snapshot it made of a plain boot (calculator-worker.js
+// madeCacheName): this site's too, not a build's, so a new build leaves it (the worker replaces its entry).
+const MADE = PREFIX + "made";
 const INSTALL_FETCHES = 6; // the shell's files fetched at once at install
 const absolute = (path) => new URL(path, SCOPE).href;
 const SHELL = BUILD.shell.map(absolute);
@@ -129,7 +132,8 @@ async function olderOfThisSite(name) {
 self.addEventListener("activate", (/** @type {ExtendableEvent} */ event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name !== CACHE && (name.startsWith(PREFIX) || await olderOfThisSite(name))) await caches.delete(name);
+      if (name === CACHE || name === MADE) continue;
+      if (name.startsWith(PREFIX) || await olderOfThisSite(name)) await caches.delete(name);
     }
     await self.clients.claim();
   })());

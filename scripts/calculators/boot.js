@@ -214,6 +214,8 @@ export function startWorker({ onReply, onCrash }) {
         rememberLine(data);
       } else if (data.type === "kept") {
         html.dataset.kwRuntime = "kept"; // the next page or visit boots from the snapshot
+        html.dataset.kwRuntimeSnapshot = data.snapshot; // held, made here, or downloaded...
+        if (data.madeError) html.dataset.kwMadeError = data.madeError; // ...because making one failed: why
       } else if (data.type === "keep-failed") {
         // The page works on; its next page boots plain from the cache. The reason is the trace.
         html.dataset.kwRuntime = "not-kept";

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.browser
 
 READY_OR_ERROR = '[data-calculator="vram_fit"]:is([data-state="ready"], [data-state="error"])'
 LINE_MAX_AGE_S = 30 * 60
+SNAPSHOT_IMAGE = "/assets/javascripts/snapshot-image.js"  # imported by a worker that makes a snapshot
 
 
 def start_live(page, url: str) -> None:
@@ -40,6 +41,12 @@ def limits(context, **values: object) -> None:
 def range_starts(host: Host, path: str) -> list[int]:
     """Where each range the host was asked for of `path` starts (`Range: bytes=N-`)."""
     return [int(asked.split("=")[1].split("-")[0]) for at, asked in host.counter.ranges if at == path]
+
+
+def keeps_by_download(host: Host) -> None:
+    """Make the pages keep the build's snapshot by downloading it, as where a worker cannot make one: the host
+    lacks the module that writes a made snapshot (calculator-worker.js keepSnapshot)."""
+    host.missing.add(SNAPSHOT_IMAGE)
 
 
 def html_data(page, name: str) -> str | None:
@@ -124,6 +131,7 @@ def test_a_stalled_snapshot_falls_back_to_the_plain_boot_and_is_resumed_by_a_ran
     snapshot = "/" + runtime_config(site_dir)["snapshot"]
     try:
         with Host(site_dir) as host:
+            keeps_by_download(host)
             host.faults[snapshot] = Fault("stall", after=300_000, times=1)
             start_live(page, host.url + ARTICLE["da"])
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
@@ -157,7 +165,8 @@ def test_the_line_is_judged_on_bytes_that_crossed_it_and_remembered_with_its_age
             host.link = Link(10, 40)
             for path in (config["stdlib"], config["stdlib_later"], *config["wheels"]):
                 host.headers["/" + path] = {"Cache-Control": "no-store"}
-            host.missing.add(snapshot)  # nothing to keep: every page must judge or remember anew
+            host.missing.add(snapshot)  # nothing to keep: every page must judge or remember anew...
+            keeps_by_download(host)  # ...nor to make
             started = time.time()
             page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
@@ -200,6 +209,7 @@ def test_a_snapshot_download_cut_off_by_the_next_page_is_resumed_there_not_resta
     snapshot = "/" + runtime_config(site_dir)["snapshot"]
     try:
         with Host(site_dir) as host:
+            keeps_by_download(host)
             host.link = Link(10, 40)
             page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
@@ -235,6 +245,7 @@ def test_a_snapshot_another_page_is_still_keeping_is_not_held(browser, site_dir:
     page = context.new_page()
     try:
         with Host(site_dir) as host:
+            keeps_by_download(host)
             host.link = Link(10, 40)
             page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
@@ -294,6 +305,8 @@ def test_a_worker_script_that_does_not_load_is_an_error_at_once(page, server) ->
 
 def test_a_slow_line_boots_plain_keeps_the_snapshot_and_the_next_visit_starts_from_it(
         browser, site_dir: Path, tmp_path: Path) -> None:
+    """Where a worker cannot make a snapshot, a slow line's plain boot downloads the build's after its first
+    answer, and the next visit starts from it."""
     # A profile on disk, as a reader's: an off-the-record context's memory cache is too small to keep 7 MB.
     context = browser.browser_type.launch_persistent_context(
         tmp_path / "profile", executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS,
@@ -302,11 +315,14 @@ def test_a_slow_line_boots_plain_keeps_the_snapshot_and_the_next_visit_starts_fr
     snapshot = "/" + runtime_config(site_dir)["snapshot"]
     try:
         with Host(site_dir) as host:
+            keeps_by_download(host)
             host.link = Link(10, 40)
             start_live(page, host.url + ARTICLE["fr"])
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert page.locator("html").get_attribute("data-kw-boot") == "plain"
             page.wait_for_selector('html[data-kw-runtime="kept"]', timeout=60000)  # fetched after the result
+            assert html_data(page, "kw-runtime-snapshot") == "downloaded"
+            assert "snapshot-image.js" in html_data(page, "kw-made-error")  # why it could not make one
             # Asked for once, after the result: the line was judged on the .wasm, no snapshot byte was spent on it.
             assert host.counter.asked.count(snapshot) == 1
             assert host.counter.requests.count(snapshot) == 1
@@ -318,6 +334,73 @@ def test_a_slow_line_boots_plain_keeps_the_snapshot_and_the_next_visit_starts_fr
             assert not [p for p in host.counter.asked if p.startswith("/pyodide/")], host.counter.asked
             set_value(page, "vram_fit", "gpus", "16")
             expected = view("vram_fit", form_values(page, "vram_fit"), "da")
+            wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
+    finally:
+        context.close()
+
+
+def test_a_plain_boot_makes_a_snapshot_and_the_next_page_boots_from_it_without_downloading_one(
+        browser, site_dir: Path, tmp_path: Path) -> None:
+    """At 10 Mbit/s the first page boots plain; after its first answer its worker snapshots its own
+    interpreter into Cache Storage (no byte over the line). The next page boots from that snapshot, asks
+    the host for nothing of the runtime, and answers what the build's Python answers."""
+    snapshot = "/" + runtime_config(site_dir)["snapshot"]
+    context = reader_context(browser, tmp_path)
+    page = context.new_page()
+    try:
+        with Host(site_dir) as host:
+            host.link = Link(10, 40)
+            page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
+            page.wait_for_selector(READY_OR_ERROR, timeout=60000)
+            assert html_data(page, "kw-boot") == "plain"
+            answered = time.monotonic()
+            page.wait_for_selector('html[data-kw-runtime="kept"]', state="attached", timeout=60000)
+            print(f"made {time.monotonic() - answered:.2f} s after the first answer")
+            assert html_data(page, "kw-runtime-snapshot") == "made", html_data(page, "kw-made-error")
+            assert snapshot not in host.counter.asked
+            host.counter.reset()
+            start_live(page, host.url + ARTICLE["da"])
+            page.wait_for_selector(READY_OR_ERROR, timeout=60000)
+            assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("snapshot", "made")
+            assert not [p for p in host.counter.asked if p.startswith("/pyodide/")], host.counter.asked
+            for name, (field, typed) in {"vram_fit": ("gpus", "12"), "replicas": ("target_tokens_per_s", "5.000,5")
+                                         }.items():
+                set_value(page, name, field, typed)
+                expected = view(name, form_values(page, name), "da")
+                wait_for_output(page, name, "explanation", expected["explanation"])
+    finally:
+        context.close()
+
+
+def test_a_made_snapshot_that_does_not_restore_falls_back_and_the_build_s_snapshot_is_downloaded_instead(
+        browser, site_dir: Path, tmp_path: Path) -> None:
+    """A snapshot made here that does not restore (damaged on disk) sends its page to the plain boot, saying
+    why; that page then keeps the build's snapshot by downloading it, not by making another that could fail
+    the same way, and the page after it boots from the build's."""
+    context = reader_context(browser, tmp_path)
+    page = context.new_page()
+    config = runtime_config(site_dir)
+    made_key = config["lock"].replace("pyodide-lock.json", "made-snapshot")  # calculator-worker.js madeKey
+    try:
+        with Host(site_dir) as host:
+            host.link = Link(10, 40)
+            page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
+            page.wait_for_selector('html[data-kw-runtime="kept"]', state="attached", timeout=60000)
+            assert html_data(page, "kw-runtime-snapshot") == "made"
+            page.evaluate("""async (key) => { const cache = await caches.open("kw:/:made");
+                const url = new URL(key, document.baseURI).href;
+                if (!(await cache.match(url))) throw new Error(`no made snapshot at ${url}`);
+                await cache.put(url, new Response("KWSPARSE but not a snapshot")); }""", "/" + made_key)
+            page.goto(host.url + ARTICLE["da"] + "#kw-vram-fit-1/gpus=16")
+            page.wait_for_selector('html[data-kw-runtime="kept"]', state="attached", timeout=60000)
+            assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("plain", "fallback")
+            assert "snapshot" in html_data(page, "kw-snapshot-error")
+            assert html_data(page, "kw-runtime-snapshot") == "downloaded"
+            assert "did not restore" in html_data(page, "kw-made-error")
+            page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=12")
+            page.wait_for_selector(READY_OR_ERROR, timeout=60000)
+            assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("snapshot", "held")
+            expected = view("vram_fit", form_values(page, "vram_fit"), "fr")
             wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
     finally:
         context.close()

@@ -1,10 +1,12 @@
 // Module Web Worker running the calculators' Python in Pyodide (self-hosted, same origin only).
-// Boot: from the build-time memory snapshot (fast), else a plain boot with our wheels. The snapshot
-// streams in while Pyodide's module is created, so the slowest of (download, compile, module set-up)
-// sets the pace, not their sum. Which boot a page gets, and why, is chooseBoot()'s: a page never waits
+// Boot: from a memory snapshot (fast: the build's, or one an earlier page made), else a plain boot with
+// our wheels. The snapshot streams in while Pyodide's module is created, so the slowest of (download,
+// compile, module set-up) sets the pace, not their sum. Which boot a page gets, and why, is chooseBoot()'s: a page never waits
 // for a snapshot it does not have, and the line is judged only on bytes that crossed it.
-// Once its boot is over (its first answer, settle()) the worker keeps the snapshot for the next page
-// (keepSnapshot): in the background, paused while any page of this origin boots, resumed where it
+// Once a plain boot is over (its first answer, settle()) the worker keeps a snapshot for the next page
+// (keepSnapshot): it makes one of its own interpreter, pre-warmed as the build's is, into this origin's
+// Cache Storage (makeSnapshot: no byte crosses the line, ~0.3 s of this thread); where it cannot, it
+// downloads the build's, in the background, paused while any page of this origin boots, resumed where it
 // stopped (the HTTP cache keeps a download that was cut off and asks the host for the rest with a Range
 // request).
 // Protocol (the messages both ways, the view it returns, the error reply): widgets/protocol.py, the one
@@ -152,10 +154,11 @@ function importModules(config, judge) {
 
 /**
  * Which boot, and why (the page puts the reason on html[data-kw-boot-reason]):
- * - "held": the snapshot is in this browser's caches: the snapshot;
+ * - "made": an earlier page made one (makeSnapshot): that snapshot;
+ * - "held": the build's snapshot is in this browser's caches: that one;
  * - "cached": the plain boot's files are: a plain boot from them, on any line (a page never waits
  *   for a snapshot it does not have; keeping it goes on after the first answer);
- * - "frugal": Save-Data or 2G (config.frugal): plain, and no snapshot now or later;
+ * - "frugal": Save-Data or 2G (config.frugal): plain, and no snapshot downloaded now or later;
  * - "remembered": an earlier page's judgement of the line, still young (config.line): its verdict;
  * - "measured": Pyodide's JavaScript came over the line now: judged on its bytes;
  * - "unknown": it came from a cache and no judgement is remembered: plain, the boot of fewer bytes.
@@ -166,7 +169,17 @@ function importModules(config, judge) {
 async function chooseBoot(config) {
   // A snapshot another page is still keeping is not held: reading it would wait for its download.
   const snapshotHeld = keeping().then((busy) => (busy ? null : held(config.snapshot)));
-  const [snapshot, plain] = await Promise.all([snapshotHeld, plainHeld(config)]);
+  const plainFiles = plainHeld(config);
+  // A made snapshot is the quickest to find (Cache Storage, no lock to ask): found, the boot starts without
+  // waiting for the other answers (bench --network, the next page: ~10-35 ms).
+  const made = await madeSnapshot(config);
+  if (made) {
+    // Only asked whether it is there: nothing lost.
+    snapshotHeld.then((response) => response?.body?.cancel()).catch(() => {});
+    return { via: "snapshot", reason: "made", modules: importModules(config, false).modules,
+      snapshot: Promise.resolve(made) };
+  }
+  const [snapshot, plain] = await Promise.all([snapshotHeld, plainFiles]);
   const remembered = config.line && typeof config.line.fast === "boolean" ? config.line : null;
   const judge = !snapshot && !plain && !config.frugal && !remembered;
   const { modules, measured } = importModules(config, judge);
@@ -396,12 +409,13 @@ async function withSharedAdapters(run) {
 async function bootFromSnapshot(config, downloads) {
   const { loadPyodide, createPyodideModule } = await downloads.modules;
   const image = await downloads.image;
-  const py = await withSharedAdapters(() => failOnWasmWarning(loadPyodide({
+  const empty = Promise.resolve(new Response(EMPTY_ZIP));
+  const py = await withResponse(EMPTY_STDLIB_URL, empty, () => withSharedAdapters(() => failOnWasmWarning(loadPyodide({
     indexURL: config.pyodide,
     lockFileURL: config.lock,
     packageBaseUrl: new URL(".", config.lock).href, // our wheels sit next to our lock file; never a CDN
     // The restored interpreter has imported all it needs: the 2.5 MB stdlib zip waits (restoreFiles).
-    stdLibURL: emptyStdlib(config),
+    stdLibURL: EMPTY_STDLIB_URL,
     _loadSnapshot: image,
     createPyodideModule: async (settings) => {
       const module = await withCompiledWasm(downloads.wasm, () => createPyodideModule(settings));
@@ -409,7 +423,7 @@ async function bootFromSnapshot(config, downloads) {
       growHeap(module, snapshot.length - new Uint32Array(snapshot.buffer, 0, 2)[1] + HEAP_HEADROOM);
       return module;
     },
-  })));
+  }))));
   py.runPython("import random; random.seed()"); // every restore would otherwise share one random state
   // The snapshot holds memory, not files. Everything is pre-warmed, so the files are only put back
   // if a call ever needs one (a lazy import, a data file); doing it eagerly would delay first results.
@@ -449,6 +463,7 @@ async function bootPlain(config, downloads) {
   const started = withResponse(config.stdlib, stdlib, () => loadPyodide({
     indexURL: config.pyodide, lockFileURL: config.lock, packageBaseUrl: new URL(".", config.lock).href,
     stdLibURL: config.stdlib,
+    _makeSnapshot: true, // Pyodide tracks what Python holds of JavaScript, so that makeSnapshot() can snapshot it
     createPyodideModule: (settings) => withCompiledWasm(downloads.wasm, () => createPyodideModule(settings)),
   }));
   const py = await Promise.race([stdlibFailure, failOnWasmWarning(started)]);
@@ -490,11 +505,10 @@ function stdlibPath(py, suffix = "") {
   return `/lib/python${major}${minor}${suffix}.zip`;
 }
 
-// The (empty) standard library a snapshot boot gives Pyodide: the restored interpreter has what it needs.
-/** @param {Boot} config */
-function emptyStdlib(config) {
-  return new URL("empty-stdlib.zip", config.lock).href;
-}
+// The standard library a snapshot boot gives Pyodide: an empty zip (its end record alone), made here rather
+// than fetched (no request, nothing to keep for offline reading). Pyodide asks for it by this name.
+const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+const EMPTY_STDLIB_URL = "kw:empty-stdlib.zip";
 
 // `run()` with the worker's fetch of `url` answered by `response` (a promise of one), every other fetch
 // as it is.
@@ -543,6 +557,7 @@ async function boot(config) {
       return { py, via: "snapshot", reason: choice.reason, kept: true };
     } catch (error) {
       if (/wasm|WebAssembly/i.test(error.message)) throw error;
+      if (choice.reason === "made") await dropMadeSnapshot(config, error);
       // The plain boot takes over (the page sees it moving); why the snapshot failed goes with "ready".
       tell({ type: "step" });
       const py = await Promise.race([bootPlain(config, downloads), wasmFailure]);
@@ -614,20 +629,108 @@ async function keepFile(url) {
   }
 }
 
-// After a plain boot's first answer: the snapshot into the HTTP cache, for the next page and the next
-// visit, and the (empty) standard library a snapshot boot passes Pyodide: the next boot needs both, and
-// the service worker keeps what the HTTP cache holds. Its download, alone on the line, judges it.
+// --- a snapshot made here -------------------------------------------------------------------------------
+
+// Where a plain boot's snapshot is kept: one cache per site, named after its root as the service worker's
+// are (sw.js MADE; two sites of one origin, /a/ and /b/, have two), holding this build's only. Not the
+// service worker's own cache: a page may have none yet, and a new build's replaces it.
+/** @param {Boot} config */
+function madeCacheName(config) {
+  return `kw:${new URL("../../", config.pyodide).pathname}:made`; // the runtime is at <root>pyodide/<version>/
+}
+
+// Its keys, by build (the runtime's folder): the snapshot made here (not the build's URL, which the service
+// worker's install would take it for), and the mark left when one did not restore: this browser does not
+// make another for that build.
+/** @param {Boot} config */
+function madeKey(config) {
+  return new URL("made-snapshot", config.lock).href;
+}
+
+/** @param {Boot} config */
+function madeFailedKey(config) {
+  return new URL("made-failed", config.lock).href;
+}
+
+/**
+ * The snapshot an earlier page made for this build (makeSnapshot), or null.
+ * @param {Boot} config
+ * @returns {Promise<Response|null>}
+ */
+async function madeSnapshot(config) {
+  try {
+    const cache = await caches.open(madeCacheName(config));
+    return (await cache.match(madeKey(config))) ?? null;
+  } catch {
+    return null; // no Cache Storage (an origin that is not secure) or a refusing one: none was made here
+  }
+}
+
+/**
+ * A snapshot made here that did not restore (why: the boot's snapshotError) is deleted, and marked so
+ * that this build's pages download the build's snapshot instead of making another.
+ * @param {Boot} config
+ */
+async function dropMadeSnapshot(config, error) {
+  try {
+    const cache = await caches.open(madeCacheName(config));
+    await cache.delete(madeKey(config));
+    await cache.put(madeFailedKey(config), new Response(String(error?.message ?? error)));
+  } catch {
+    // Cache Storage refused: the next page may try it again and fall back again, as this one did
+  }
+}
+
+/**
+ * Snapshot this plain boot's interpreter, pre-warmed in every language of the site as the build's is
+ * (wiki/snapshot.mjs), into Cache Storage for the next page (madeSnapshot). Between the languages, the
+ * requests the reader made meanwhile are answered first. Throws where it cannot (no Cache Storage, a
+ * snapshot made here that did not restore before, Pyodide refusing): the caller downloads the build's.
+ * @param {Boot} config
+ */
+async function makeSnapshot(config) {
+  const cache = await caches.open(madeCacheName(config));
+  const failedBefore = await cache.match(madeFailedKey(config));
+  if (failedBefore) throw new Error(`a snapshot made here did not restore: ${await failedBefore.text()}`);
+  const { sparseImage, zeroFreeMemory } = await import("./snapshot-image.js");
+  const languages = JSON.parse(python.runPython("import json; from widgets.messages import languages; json.dumps(languages())"));
+  for (const lang of languages) {
+    await new Promise((resolve) => setTimeout(resolve)); // a task: the reader's requests queued meanwhile run first
+    python.pyimport("widgets.worker").warm([lang]);
+  }
+  await new Promise((resolve) => setTimeout(resolve));
+  python.runPython("import gc; gc.collect(); gc.freeze()"); // as the build's: later collections skip it all
+  zeroFreeMemory(python._module);
+  const image = new Blob(sparseImage(python.makeMemorySnapshot()));
+  for (const request of await cache.keys()) await cache.delete(request); // an earlier build's
+  await cache.put(madeKey(config), new Response(image, { headers: { "Content-Type": "application/octet-stream" } }));
+}
+
+// After a plain boot's first answer: a snapshot for the next page and the next visit, made here
+// (makeSnapshot), else the build's downloaded into the HTTP cache (not under Save-Data or on 2G), which the
+// service worker keeps. A download, alone on the line, judges it.
 /** @param {Boot} config */
 async function keepSnapshot(config) {
   await bootLock; // this worker's own lock gone first (noBootUnderWay would wait for it)
-  const paused = await keepFile(config.snapshot);
-  const sample = paused ? null : crossed(config.snapshot);
-  if (sample) {
-    const rate = Math.round(sample.encoded / sample.ms);
-    tell({ type: "line", fast: rate >= FAST_LINE, rate, from: "snapshot" });
+  let madeError = null;
+  try {
+    await makeSnapshot(config);
+  } catch (error) {
+    madeError = String(error?.message ?? error);
   }
-  await keepFile(emptyStdlib(config));
-  tell({ type: "kept" });
+  if (madeError && config.frugal) {
+    tell({ type: "keep-failed", message: `not made: ${madeError}` }); // and not downloaded: Save-Data
+    return;
+  }
+  if (madeError) {
+    const paused = await keepFile(config.snapshot);
+    const sample = paused ? null : crossed(config.snapshot);
+    if (sample) {
+      const rate = Math.round(sample.encoded / sample.ms);
+      tell({ type: "line", fast: rate >= FAST_LINE, rate, from: "snapshot" });
+    }
+  }
+  tell({ type: "kept", snapshot: madeError ? "downloaded" : "made", ...(madeError ? { madeError } : {}) });
 }
 
 let viewFunction = null; // widgets.worker.handle_view, looked up once
@@ -663,8 +766,8 @@ onmessage = async (/** @type {MessageEvent<PageMessage>} */ { data }) => {
       python = py;
       globalThis.pyodide = py; // for diagnosis from the browser's dev tools (and the fault tests)
       tell({ type: "ready", via, reason, ...(snapshotError ? { snapshotError } : {}) });
-      if (kept) tell({ type: "kept" });
-      else if (!data.frugal) keepConfig = data;
+      if (kept) tell({ type: "kept", snapshot: reason === "made" ? "made" : "held" });
+      else keepConfig = data;
       settleTimer = setTimeout(settle, SETTLE_MS);
     } catch (error) {
       endBoot();

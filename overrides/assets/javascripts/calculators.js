@@ -368,6 +368,8 @@ function startWorker({ onReply: onReply2, onCrash }) {
         rememberLine(data);
       } else if (data.type === "kept") {
         html.dataset.kwRuntime = "kept";
+        html.dataset.kwRuntimeSnapshot = data.snapshot;
+        if (data.madeError) html.dataset.kwMadeError = data.madeError;
       } else if (data.type === "keep-failed") {
         html.dataset.kwRuntime = "not-kept";
         html.dataset.kwRuntimeError = data.message;
