@@ -38,6 +38,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 # Every theme partial that writes an inline script (Material's and ours); rendered, never read from output.
 THEME_SCRIPTS = (
     "partials/javascripts/kw-js-class.html",
+    "partials/javascripts/kw-worker.html",
     "partials/javascripts/base.html",
     "partials/javascripts/palette.html",
     "partials/javascripts/content.html",

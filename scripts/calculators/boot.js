@@ -85,18 +85,23 @@ export function stopBoot() {
   booted = null;
 }
 
-// The worker thread itself (5 KB over the wire; it downloads nothing until told to boot) is started as
-// soon as this script runs, so that a reader's first input does not also wait for a thread to start
-// (bench --network, warm visits at 10 Mbit/s: first result 0.68 s instead of 0.84 s, medians of 5;
-// started when the browser was idle, it was not there yet for an input at DOMContentLoaded).
+// The worker thread itself (5 KB over the wire; it downloads nothing until told to boot) is started before
+// any input, so that a reader's first input does not also wait for a thread to start (bench --network,
+// warm visits at 10 Mbit/s: first result 0.68 s instead of 0.84 s, medians of 5; started when the browser
+// was idle, it was not there yet for an input at DOMContentLoaded). The first one is the page's <head>'s
+// (overrides/partials/javascripts/kw-worker.html: started while the page parses), adopted here; a restart
+// starts one here.
 let spare = null;
 
 export function spawnWorker() {
   if (!spare) {
-    spare = new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
-    // A script that cannot load fails the worker before anyone asked it anything: remember that.
+    const fromHead = /** @type {Worker | undefined} */ (globalThis.kwWorker);
+    globalThis.kwWorker = undefined; // adopted once
+    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
+    // A script that cannot load fails the worker before anyone asked it anything: remember that (the
+    // head's worker does it itself: it may fail before this script runs).
     const failed = spare;
-    failed.addEventListener("error", (event) => { failed.kwFailed = event.message || "worker script failed"; });
+    if (!fromHead) failed.addEventListener("error", (event) => { failed.kwFailed = event.message || "worker script failed"; });
   }
   return spare;
 }

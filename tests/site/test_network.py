@@ -455,8 +455,8 @@ worker.view = _slow_first
 def test_a_shared_link_starts_the_wasm_download_from_the_head_once_and_a_plain_visit_does_not(
         browser, site_dir: Path) -> None:
     """early.js: a link that sets a widget's values needs the live calculator at once, so the .wasm is
-    asked for before the page's scripts run (while the stylesheets still load), once; the live result is
-    the link's. An article opened without such a link asks for no runtime file before an interaction."""
+    asked for before the page's scripts run, once; the live result is the link's. An article opened without
+    such a link asks for no runtime file before an interaction."""
     context = browser.new_context(service_workers="block", bypass_csp=True)
     page = context.new_page()
     wasm = "/" + runtime_config(site_dir)["wasm"]
@@ -468,7 +468,7 @@ def test_a_shared_link_starts_the_wasm_download_from_the_head_once_and_a_plain_v
             assert not [p for p in host.counter.asked if p.startswith("/pyodide/")]
             page.goto("about:blank")
             host.counter.reset()
-            issued = []  # the order the browser asked in (the host may receive them otherwise: other connections)
+            issued = []  # what the browser asked for, in its order: for the failure message
             context.on("request", lambda request: issued.append(urlsplit(request.url).path))
             page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=16")
             gpus = '[data-calculator="vram_fit"] [name="gpus"]'
@@ -478,9 +478,11 @@ def test_a_shared_link_starts_the_wasm_download_from_the_head_once_and_a_plain_v
             wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
             asked = host.counter.asked
             assert asked.count(wasm) == 1
-            # Before the page's script ran: calculators.js starts the worker (the preload scanner may ask for
-            # the script itself before early.js has run, so its request says nothing of when it ran).
-            assert issued.index(wasm) < issued.index("/assets/javascripts/calculator-worker.js"), issued
+            # Asked for by early.js's preload (Resource Timing names who asked: "link"), which the page
+            # script's fetch took over, not by that fetch ("fetch"): before the page's script ran.
+            initiators = page.evaluate("(url) => performance.getEntriesByName(url).map((e) => e.initiatorType)",
+                                       host.url + wasm[1:])
+            assert initiators == ["link"], (initiators, issued)
             assert page.locator("html").get_attribute("data-kw-boot") == "plain"  # 10 Mbit/s: judged slow
     finally:
         context.close()

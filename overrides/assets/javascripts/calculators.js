@@ -271,9 +271,14 @@ function stopBoot() {
 var spare = null;
 function spawnWorker() {
   if (!spare) {
-    spare = new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
+    const fromHead = (
+      /** @type {Worker | undefined} */
+      globalThis.kwWorker
+    );
+    globalThis.kwWorker = void 0;
+    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
     const failed = spare;
-    failed.addEventListener("error", (event) => {
+    if (!fromHead) failed.addEventListener("error", (event) => {
       failed.kwFailed = event.message || "worker script failed";
     });
   }

@@ -193,8 +193,8 @@ async function start() {
   await installWithRetries();
   const { active } = await navigator.serviceWorker.ready;
   if (html.dataset.kwOffline !== "runtime") html.dataset.kwOffline = "pages";
-  // Once a first result is there (what the boot fetched), and again once the snapshot is kept (a plain
-  // boot fetches it for the next visit after its first answer).
+  // Once a first result is there (what the boot fetched), and again once a snapshot is kept for the next
+  // visit (a plain boot makes one after its first answer, in its own cache, or downloads the build's).
   once(document.body, "data-state", () => document.querySelector('[data-calculator][data-state="ready"]'),
     () => keep(active));
   once(html, "data-kw-runtime", () => html.dataset.kwRuntime === "kept", () => keep(active));
