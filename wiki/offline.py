@@ -45,7 +45,9 @@ LEFT_OUT = ("pyodide/", "bench-")
 LEFT_OUT_SUFFIXES = (".map", ".gz")
 LUNR = "assets/javascripts/lunr/"
 SEARCH_INDEX = "search/search_index.json"  # one per language: search/, fr/search/
-FIRST_USE = ("assets/katex/", "metode/")  # kept as a reader first opens them, not at install (every language's)
+# Kept as a reader first uses them, not at install: KaTeX, the calculator pages (every language's), and the
+# module a worker imports only to make a snapshot after a plain boot (calculator-worker.js makeSnapshot).
+FIRST_USE = ("assets/katex/", "metode/", "assets/javascripts/snapshot-image.js")
 
 
 def shell_paths(site_dir: Path, languages: Iterable[str]) -> list[str]:
@@ -72,8 +74,8 @@ def only_for_search(rel: str) -> bool:
 
 
 def first_use(rel: str, languages: Iterable[str]) -> bool:
-    """Whether a file is kept as a reader first opens it rather than at install: KaTeX and the calculator
-    pages, in every language (`fr/metode/...`)."""
+    """Whether a file is kept as a reader first opens or uses it rather than at install (`FIRST_USE`; the
+    calculator pages in every language: `fr/metode/...`)."""
     return rel.startswith(FIRST_USE) or any(rel.startswith(f"{lang}/{prefix}") for lang in languages
                                             for prefix in FIRST_USE)
 
