@@ -101,7 +101,9 @@ export function spawnWorker() {
     // A script that cannot load fails the worker before anyone asked it anything: remember that (the
     // head's worker does it itself: it may fail before this script runs).
     const failed = spare;
-    if (!fromHead) failed.addEventListener("error", (event) => { failed.kwFailed = event.message || "worker script failed"; });
+    if (!fromHead) {
+      failed.addEventListener("error", (event) => { failed.kwFailed = event.message || "worker script failed"; });
+    }
   }
   return spare;
 }

@@ -1,11 +1,12 @@
 // Module Web Worker running the calculators' Python in Pyodide (self-hosted, same origin only).
 // Boot: from a memory snapshot (fast: the build's, or one an earlier page made), else a plain boot with
 // our wheels. The snapshot streams in while Pyodide's module is created, so the slowest of (download,
-// compile, module set-up) sets the pace, not their sum. Which boot a page gets, and why, is chooseBoot()'s: a page never waits
-// for a snapshot it does not have, and the line is judged only on bytes that crossed it.
+// compile, module set-up) sets the pace, not their sum. Which boot a page gets, and why, is
+// chooseBoot()'s: a page never waits for a snapshot it does not have, and the line is judged only on
+// bytes that crossed it.
 // Once a plain boot is over (its first answer, settle()) the worker keeps a snapshot for the next page
 // (keepSnapshot): it makes one of its own interpreter, pre-warmed as the build's is, into this origin's
-// Cache Storage (makeSnapshot: no byte crosses the line, ~0.3 s of this thread); where it cannot, it
+// Cache Storage (makeSnapshot: no byte crosses the line, ~0.2 s of this thread); where it cannot, it
 // downloads the build's, in the background, paused while any page of this origin boots, resumed where it
 // stopped (the HTTP cache keeps a download that was cut off and asks the host for the rest with a Range
 // request).
@@ -298,9 +299,10 @@ async function inflated(body) {
   return value?.[0] === 0x1f ? stream.pipeThrough(new DecompressionStream("gzip")) : stream;
 }
 
-// snapshot.bin is the gzip of a sparse image (wiki/runtime.py, sparse()): magic, u32 image length,
+// snapshot.bin is the gzip of a sparse image (snapshot-image.js, sparseImage()): magic, u32 image length,
 // u32 segment count, (u32 offset, u32 length) per segment, then the segments' bytes; the rest of the
-// image is zeros. It is written into the image while it downloads (decompressed on the way if need be).
+// image is zeros; a snapshot made here (makeSnapshot) is the same, not gzipped. It is written into the image
+// while it arrives (decompressed on the way if need be).
 async function readSnapshot(response, onImage) {
   const reader = (await inflated(response.body)).getReader();
   let sinceYield = 0;
@@ -693,10 +695,13 @@ async function makeSnapshot(config) {
   const failedBefore = await cache.match(madeFailedKey(config));
   if (failedBefore) throw new Error(`a snapshot made here did not restore: ${await failedBefore.text()}`);
   const { sparseImage, zeroFreeMemory } = await import("./snapshot-image.js");
-  const languages = JSON.parse(python.runPython("import json; from widgets.messages import languages; json.dumps(languages())"));
+  const languages = JSON.parse(
+    python.runPython("import json; from widgets.messages import languages; json.dumps(languages())"));
   for (const lang of languages) {
     await new Promise((resolve) => setTimeout(resolve)); // a task: the reader's requests queued meanwhile run first
-    python.pyimport("widgets.worker").warm([lang]);
+    // Run as Python text, not called from here with a JavaScript array: nothing of JavaScript is left in
+    // Python for the snapshot to refuse.
+    python.runPython(`from widgets.worker import warm; warm([${JSON.stringify(lang)}])`);
   }
   await new Promise((resolve) => setTimeout(resolve));
   python.runPython("import gc; gc.collect(); gc.freeze()"); // as the build's: later collections skip it all

@@ -278,9 +278,11 @@ function spawnWorker() {
     globalThis.kwWorker = void 0;
     spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
     const failed = spare;
-    if (!fromHead) failed.addEventListener("error", (event) => {
-      failed.kwFailed = event.message || "worker script failed";
-    });
+    if (!fromHead) {
+      failed.addEventListener("error", (event) => {
+        failed.kwFailed = event.message || "worker script failed";
+      });
+    }
   }
   return spare;
 }
