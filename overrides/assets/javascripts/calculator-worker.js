@@ -286,6 +286,12 @@ function yieldToTasks() {
   });
 }
 
+// Resolves in a task of its own, after the page's messages already queued (a request the reader made):
+// unlike scheduler.yield (yieldToTasks), whose continuation goes before them.
+function afterQueuedMessages() {
+  return new Promise((resolve) => setTimeout(resolve));
+}
+
 // A runtime file's bytes as the boot reads them: the snapshot and the trimmed standard library come
 // gzipped from the host (a gzip starts with 0x1f; wiki/runtime.py gzipped_files), the service worker's
 // cache keeps them decompressed (sw.js, `kept`). One branch of a tee is read for its first byte and
@@ -698,12 +704,12 @@ async function makeSnapshot(config) {
   const languages = JSON.parse(
     python.runPython("import json; from widgets.messages import languages; json.dumps(languages())"));
   for (const lang of languages) {
-    await new Promise((resolve) => setTimeout(resolve)); // a task: the reader's requests queued meanwhile run first
+    await afterQueuedMessages(); // the reader's requests queued meanwhile are answered first
     // Run as Python text, not called from here with a JavaScript array: nothing of JavaScript is left in
     // Python for the snapshot to refuse.
     python.runPython(`from widgets.worker import warm; warm([${JSON.stringify(lang)}])`);
   }
-  await new Promise((resolve) => setTimeout(resolve));
+  await afterQueuedMessages();
   python.runPython("import gc; gc.collect(); gc.freeze()"); // as the build's: later collections skip it all
   zeroFreeMemory(python._module);
   const image = new Blob(sparseImage(python.makeMemorySnapshot()));
