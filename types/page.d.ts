@@ -17,6 +17,16 @@ declare global {
     renderMathInElement?: (element: Element, options: object) => void;
   }
 
+  /** The .wasm a shared link's page started downloading and compiling from <head> (early.js). */
+  interface EarlyWasm {
+    started: Promise<{ response: Response; compiled?: Promise<WebAssembly.Module> }>;
+    abort: () => void;
+  }
+
+  /** Set in <head>: the worker it started (kw-worker.html), the .wasm early.js started; adopted by boot.js. */
+  var kwWorker: Worker | undefined;
+  var kwWasm: EarlyWasm | undefined;
+
   /** A worker whose script failed to load, with the reason (calculators.js spareWorker). */
   interface Worker {
     kwFailed?: string;

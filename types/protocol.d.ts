@@ -116,6 +116,15 @@ declare global {
     snapshotStallMs: number;
   }
 
+  /**
+   * Sent by a shared link's page from <head> (early.js), before the page script's `Boot`: the worker takes
+   * the steps of a boot from a snapshot an earlier page made (looked up, Pyodide's JavaScript imported), none
+   * of which crosses the line; the `Boot` that follows, with the same files, goes on from them.
+   */
+  interface Prepare extends RuntimeFiles {
+    type: "prepare";
+  }
+
   interface Wasm {
     type: "wasm";
     module?: unknown;
@@ -199,7 +208,7 @@ declare global {
     reason?: "files" | "python";
   }
 
-  type PageMessage = Boot | Wasm | WasmTail | ViewRequest;
+  type PageMessage = Prepare | Boot | Wasm | WasmTail | ViewRequest;
 
   type WorkerMessage = Step | Progress | Ready | Line | BootError | Kept | KeepFailed | ViewReply;
 }

@@ -134,6 +134,14 @@ class Boot(RuntimeFiles):
     snapshotStallMs: int  # noqa: N815 (a JavaScript name)
 
 
+class Prepare(RuntimeFiles):
+    """Sent by a shared link's page from <head> (early.js), before the page script's `Boot`: the worker takes
+    the steps of a boot from a snapshot an earlier page made (looked up, Pyodide's JavaScript imported), none
+    of which crosses the line; the `Boot` that follows, with the same files, goes on from them."""
+
+    type: Literal["prepare"]
+
+
 class Wasm(TypedDict):
     type: Literal["wasm"]
     module: NotRequired[object]  # a WebAssembly.Module
@@ -219,5 +227,5 @@ class ViewReply(TypedDict):
 
 # ---- What each side receives ----------------------------------------------------------------------
 
-PageMessage = Boot | Wasm | WasmTail | ViewRequest  # page -> worker
+PageMessage = Prepare | Boot | Wasm | WasmTail | ViewRequest  # page -> worker
 WorkerMessage = Step | Progress | Ready | Line | BootError | Kept | KeepFailed | ViewReply  # worker -> page

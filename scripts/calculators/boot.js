@@ -4,6 +4,7 @@
 
 import { setAll, setState, showShare } from "./rendering.js";
 import { widgets } from "./page-widgets.js";
+import { runtimeFiles } from "../../overrides/assets/javascripts/runtime-files.js";
 
 /**
  * How long the page waits, in ms. A test may define `globalThis.kwLimits` before this script runs (an
@@ -71,11 +72,6 @@ export function failure(reason, message) {
   return Object.assign(new Error(message), { reason });
 }
 
-function siteBase() {
-  // The site root relative to this page ("." / ".." / "../.."), written by main.html: the runtime lives there.
-  return new URL(`${document.getElementById("kw-runtime")?.dataset.root || "."}/`, location.href);
-}
-
 // Forget the worker (crashed, killed, hung or never booted): the next request starts a new one.
 export function stopBoot() {
   worker?.terminate(); // its own downloads end with it
@@ -95,9 +91,10 @@ let spare = null;
 
 export function spawnWorker() {
   if (!spare) {
-    const fromHead = /** @type {Worker | undefined} */ (globalThis.kwWorker);
+    const fromHead = globalThis.kwWorker;
     globalThis.kwWorker = undefined; // adopted once
-    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
+    const root = runtimeFiles()?.root ?? new URL(".", location.href);
+    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", root), { type: "module" });
     // A script that cannot load fails the worker before anyone asked it anything: remember that (the
     // head's worker does it itself: it may fail before this script runs).
     const failed = spare;
@@ -139,13 +136,17 @@ function showProgress() {
   showShare(total ? Math.min(99, Math.floor((100 * loaded) / total)) : null);
 }
 
-// The .wasm, compiled while it downloads (its bytes counted for the progress). compileStreaming insists
-// on the application/wasm type; a host that sends another one (an old mime.types, a bare object store)
-// still gets the bytes compiled, once they are all there.
+// The .wasm, compiled while it downloads (its bytes counted for the progress): the download early.js
+// started on a shared link's page, once, taken over with its compilation, or one of its own. compileStreaming
+// insists on the application/wasm type; a host that sends another one (an old mime.types, a bare object
+// store) still gets the bytes compiled, once they are all there.
 async function compileWasm(href, total, signal, onProgress) {
-  const response = await fetch(href, { signal });
+  const early = globalThis.kwWasm;
+  globalThis.kwWasm = undefined; // taken over once: a restarted worker's boot downloads it again
+  if (early) signal.addEventListener("abort", early.abort);
+  const { response, compiled } = early ? await early.started : { response: await fetch(href, { signal }) };
   if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
-  const streaming = (response.headers.get("Content-Type") || "").startsWith("application/wasm");
+  const streaming = !compiled && (response.headers.get("Content-Type") || "").startsWith("application/wasm");
   const source = streaming ? response.clone() : response;
   const chunks = [];
   const counted = (async () => {
@@ -154,14 +155,16 @@ async function compileWasm(href, total, signal, onProgress) {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return chunks;
-      if (!streaming) chunks.push(value);
+      if (!streaming && !compiled) chunks.push(value);
       loaded += value.byteLength;
       onProgress(loaded, Math.max(total, loaded));
     }
   })();
-  if (!streaming) return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
-  counted.catch(() => {}); // the clone's reader fails with the download, which compileStreaming reports
-  return WebAssembly.compileStreaming(response);
+  if (compiled || streaming) {
+    counted.catch(() => {}); // the copy's reader fails with the download, which the compilation reports
+    return compiled ?? WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
 }
 
 /**
@@ -176,7 +179,6 @@ export function startWorker({ onReply, onCrash }) {
   // Every widget loads; after a worker's restart, one whose request failed keeps saying so until its next
   // input (recompute()) is answered.
   for (const widget of widgets) if (!everReady || widget.dataset.state !== "error") setState(widget, "loading");
-  const root = siteBase();
   const downloads = new AbortController();
   abortBoot = () => downloads.abort();
   resetProgress();
@@ -237,21 +239,21 @@ export function startWorker({ onReply, onCrash }) {
       if (!ready) fail(error);
       else if (worker === current) onCrash(error); // died after its boot: a new one answers instead
     };
-    // URLs of the self-hosted runtime, relative to the site root (written by the build, wiki/runtime.py).
-    const runtime = /** @type {RuntimeConfig} */ (JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}"));
-    const url = (path) => new URL(path, root).href;
+    // The self-hosted runtime's files (written by the build, wiki/runtime.py).
+    const runtime = runtimeFiles();
+    if (!runtime) {
+      fail(failure("script", "no runtime configuration (#kw-runtime) on this page"));
+      return;
+    }
     /** @type {Boot} */
-    const bootMessage = { type: "boot", pyodide: url(runtime.pyodide), loader: url(runtime.loader),
-      asm: url(runtime.asm), lock: url(runtime.lock), snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib),
-      stdlib_later: url(runtime.stdlib_later),
-      wheels: (runtime.wheels || []).map(url), packages: runtime.packages, frugal: frugal(),
-      line: rememberedLine(), snapshotStallMs: LIMITS.snapshotStall };
+    const bootMessage = { type: "boot", ...runtime.files, frugal: frugal(), line: rememberedLine(),
+      snapshotStallMs: LIMITS.snapshotStall };
     worker.postMessage(bootMessage);
-    // The .wasm compiles from here, at once (taking over early.js's download, if a link started it),
-    // while the worker imports Pyodide's JavaScript, and the compiled module is handed over.
+    // The .wasm compiles from here, at once (or early.js's download and compilation, if a shared link
+    // started them), while the worker imports Pyodide's JavaScript, and the compiled module is handed over.
     const target = worker;
     let tailTold = false;
-    compileWasm(url(runtime.wasm), runtime.wasm_bytes || 0, downloads.signal, (loaded, total) => {
+    compileWasm(runtime.wasm, runtime.wasmBytes, downloads.signal, (loaded, total) => {
       progress.page = [loaded, total];
       showProgress();
       moved();

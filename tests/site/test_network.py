@@ -368,6 +368,14 @@ def test_a_plain_boot_makes_a_snapshot_and_the_next_page_boots_from_it_without_d
                 set_value(page, name, field, typed)
                 expected = view(name, form_values(page, name), "da")
                 wait_for_output(page, name, "explanation", expected["explanation"])
+            # A shared link's page: its head prepares the boot (early.js, Prepare) from the same snapshot.
+            page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=12")
+            page.wait_for_function("document.querySelector('[data-calculator=\"vram_fit\"] [name=\"gpus\"]')"
+                                   ".value === '12'", timeout=60000)
+            assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("snapshot", "made")
+            expected = view("vram_fit", form_values(page, "vram_fit"), "fr")
+            wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
+            assert not [p for p in host.counter.asked if p.startswith("/pyodide/")], host.counter.asked
     finally:
         context.close()
 
@@ -458,6 +466,12 @@ def test_a_shared_link_starts_the_wasm_download_from_the_head_once_and_a_plain_v
     asked for before the page's scripts run, once; the live result is the link's. An article opened without
     such a link asks for no runtime file before an interaction."""
     context = browser.new_context(service_workers="block", bypass_csp=True)
+    # Who asks for what: each fetch's URL and the script that called it (its stack).
+    context.add_init_script("""{ const original = fetch; window.kwAsked = [];
+      window.fetch = function (input, init) {
+        window.kwAsked.push([String(input instanceof Request ? input.url : input), new Error().stack]);
+        return original.call(this, input, init);
+      }; }""")
     page = context.new_page()
     wasm = "/" + runtime_config(site_dir)["wasm"]
     try:
@@ -478,11 +492,10 @@ def test_a_shared_link_starts_the_wasm_download_from_the_head_once_and_a_plain_v
             wait_for_output(page, "vram_fit", "explanation", expected["explanation"])
             asked = host.counter.asked
             assert asked.count(wasm) == 1
-            # Asked for by early.js's preload (Resource Timing names who asked: "link"), which the page
-            # script's fetch took over, not by that fetch ("fetch"): before the page's script ran.
-            initiators = page.evaluate("(url) => performance.getEntriesByName(url).map((e) => e.initiatorType)",
-                                       host.url + wasm[1:])
-            assert initiators == ["link"], (initiators, issued)
+            # Asked for by early.js, whose download (and compilation) the page script took over.
+            callers = page.evaluate("(url) => kwAsked.filter(([asked]) => asked === url).map(([, stack]) => stack)",
+                                    host.url + wasm[1:])
+            assert len(callers) == 1 and "/assets/javascripts/early.js" in callers[0], (callers, issued)
             assert page.locator("html").get_attribute("data-kw-boot") == "plain"  # 10 Mbit/s: judged slow
     finally:
         context.close()

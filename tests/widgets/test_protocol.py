@@ -51,7 +51,7 @@ def literal(typed: type) -> str:
 
 
 def test_every_message_type_is_sent_by_its_side_and_read_by_the_other() -> None:
-    to_worker = (protocol.Boot, protocol.Wasm, protocol.ViewRequest)
+    to_worker = (protocol.Prepare, protocol.Boot, protocol.Wasm, protocol.ViewRequest)
     to_page = (protocol.Step, protocol.Progress, protocol.Ready, protocol.BootError, protocol.Line, protocol.Kept,
                protocol.KeepFailed, protocol.ViewReply)
     for sender, reader, messages in ((PAGE, WORKER, to_worker), (WORKER, PAGE, to_page)):
@@ -61,11 +61,21 @@ def test_every_message_type_is_sent_by_its_side_and_read_by_the_other() -> None:
             assert f'type === "{kind}"' in reader, kind
 
 
+def sent_fields(kind: str) -> set[str]:
+    """The fields of the page's message literal `{ type: "<kind>", ... }`; a spread of the runtime's files
+    (`...runtime.files`) stands for the fields of runtime-files.js's `files` literal."""
+    message = re.search(rf'\{{ type: "{kind}",([^{{}}]*)\}}', PAGE)[1]
+    sent = set(re.findall(r"(\w+):", message)) | {"type"}
+    if "...runtime.files" in message:
+        files = (SCRIPTS / "runtime-files.js").read_text(encoding="utf-8")
+        sent |= set(re.findall(r"(\w+):", re.search(r"files: \{(.*?)\}", files, flags=re.DOTALL)[1]))
+    return sent
+
+
 def test_the_boot_message_carries_every_described_field() -> None:
     # tsc holds both to the generated types (`@type {Boot}`, `@param {Boot} config`); this holds the page to
     # sending every field, optional ones included, and the worker to reading none the protocol lacks.
-    boot = re.search(r'/\*\* @type \{Boot\} \*/\s*const \w+ = \{ type: "boot",(.*?)\};', PAGE, flags=re.DOTALL)[1]
-    sent = set(re.findall(r"(\w+):", boot)) | {"type"}
-    assert sent == keys(protocol.Boot)
+    assert sent_fields("boot") == keys(protocol.Boot)
+    assert sent_fields("prepare") == keys(protocol.Prepare)
     read = set(re.findall(r"config\.(\w+)", WORKER)) | {"type"}
     assert read <= keys(protocol.Boot), read - keys(protocol.Boot)

@@ -3,7 +3,8 @@
 // our wheels. The snapshot streams in while Pyodide's module is created, so the slowest of (download,
 // compile, module set-up) sets the pace, not their sum. Which boot a page gets, and why, is
 // chooseBoot()'s: a page never waits for a snapshot it does not have, and the line is judged only on
-// bytes that crossed it.
+// bytes that crossed it. A shared link's page asks for the first steps of a boot from a snapshot made here
+// before its page script sends the boot (Prepare, prepare()).
 // Once a plain boot is over (its first answer, settle()) the worker keeps a snapshot for the next page
 // (keepSnapshot): it makes one of its own interpreter, pre-warmed as the build's is, into this origin's
 // Cache Storage (makeSnapshot: no byte crosses the line, ~0.2 s of this thread); where it cannot, it
@@ -135,7 +136,7 @@ function crossed(url) {
 // Imported as soon as the worker is asked to boot (the page is already downloading the .wasm). To judge
 // the line (`judge`), the larger one is fetched first, timed, then imported from the HTTP cache
 // (/pyodide/ is immutable); otherwise both are imported at once.
-/** @param {Boot} config */
+/** @param {RuntimeFiles} config */
 function importModules(config, judge) {
   const asm = judge ? fetch(config.asm).then((response) => response.arrayBuffer()) : Promise.resolve(null);
   const measured = asm.then((bytes) => {
@@ -168,16 +169,18 @@ function importModules(config, judge) {
  * @param {Boot} config
  */
 async function chooseBoot(config) {
+  const early = prepared?.lock === config.lock ? prepared : null;
+  prepared = null;
   // A snapshot another page is still keeping is not held: reading it would wait for its download.
   const snapshotHeld = keeping().then((busy) => (busy ? null : held(config.snapshot)));
   const plainFiles = plainHeld(config);
   // A made snapshot is the quickest to find (Cache Storage, no lock to ask): found, the boot starts without
   // waiting for the other answers (bench --network, the next page: ~10-35 ms).
-  const made = await madeSnapshot(config);
+  const made = await (early?.made ?? madeSnapshot(config));
   if (made) {
     // Only asked whether it is there: nothing lost.
     snapshotHeld.then((response) => response?.body?.cancel()).catch(() => {});
-    return { via: "snapshot", reason: "made", modules: importModules(config, false).modules,
+    return { via: "snapshot", reason: "made", modules: early ? early.modules : importModules(config, false).modules,
       snapshot: Promise.resolve(made) };
   }
   const [snapshot, plain] = await Promise.all([snapshotHeld, plainFiles]);
@@ -193,6 +196,20 @@ async function chooseBoot(config) {
   const reason = remembered ? "remembered" : judgement ? "measured" : "unknown";
   if (!judgement?.fast) return { via: "plain", reason, modules };
   return { via: "snapshot", reason, modules, snapshot: watchedFetch(config.snapshot, config.snapshotStallMs) };
+}
+
+// What a shared link's page prepared (Prepare, from early.js) before its boot: the snapshot an earlier page
+// made, looked up, and, found, Pyodide's JavaScript imported (from a cache: that page booted from it).
+// Nothing crosses the line for it, and nothing is done on a page without a made snapshot.
+/** @type {{lock: string, made: Promise<Response|null>, modules: Promise<object|null>} | null} */
+let prepared = null;
+
+/** @param {RuntimeFiles} files */
+function prepare(files) {
+  const made = madeSnapshot(files);
+  const modules = made.then((found) => (found ? importModules(files, false).modules : null));
+  modules.catch(() => {}); // awaited by the boot, which says what failed
+  prepared = { lock: files.lock, made, modules };
 }
 
 /**
@@ -642,7 +659,7 @@ async function keepFile(url) {
 // Where a plain boot's snapshot is kept: one cache per site, named after its root as the service worker's
 // are (sw.js MADE; two sites of one origin, /a/ and /b/, have two), holding this build's only. Not the
 // service worker's own cache: a page may have none yet, and a new build's replaces it.
-/** @param {Boot} config */
+/** @param {RuntimeFiles} config */
 function madeCacheName(config) {
   return `kw:${new URL("../../", config.pyodide).pathname}:made`; // the runtime is at <root>pyodide/<version>/
 }
@@ -650,19 +667,19 @@ function madeCacheName(config) {
 // Its keys, by build (the runtime's folder): the snapshot made here (not the build's URL, which the service
 // worker's install would take it for), and the mark left when one did not restore: this browser does not
 // make another for that build.
-/** @param {Boot} config */
+/** @param {RuntimeFiles} config */
 function madeKey(config) {
   return new URL("made-snapshot", config.lock).href;
 }
 
-/** @param {Boot} config */
+/** @param {RuntimeFiles} config */
 function madeFailedKey(config) {
   return new URL("made-failed", config.lock).href;
 }
 
 /**
  * The snapshot an earlier page made for this build (makeSnapshot), or null.
- * @param {Boot} config
+ * @param {RuntimeFiles} config
  * @returns {Promise<Response|null>}
  */
 async function madeSnapshot(config) {
@@ -770,6 +787,10 @@ function settle() {
 }
 
 onmessage = async (/** @type {MessageEvent<PageMessage>} */ { data }) => {
+  if (data.type === "prepare") {
+    prepare(data);
+    return;
+  }
   if (data.type === "boot") {
     announceBoot();
     try {

@@ -215,6 +215,34 @@ function apply(widget, view) {
   showAlert(widget);
 }
 
+// overrides/assets/javascripts/runtime-files.js
+function runtimeFiles() {
+  const element = document.getElementById("kw-runtime");
+  if (!element) return null;
+  const runtime = (
+    /** @type {RuntimeConfig} */
+    JSON.parse(element.textContent || "{}")
+  );
+  const root = new URL(`${element.dataset.root || "."}/`, location.href);
+  const url = (path) => new URL(path, root).href;
+  return {
+    root,
+    wasm: url(runtime.wasm),
+    wasmBytes: runtime.wasm_bytes || 0,
+    files: {
+      pyodide: url(runtime.pyodide),
+      loader: url(runtime.loader),
+      asm: url(runtime.asm),
+      lock: url(runtime.lock),
+      snapshot: url(runtime.snapshot),
+      stdlib: url(runtime.stdlib),
+      stdlib_later: url(runtime.stdlib_later),
+      wheels: (runtime.wheels || []).map(url),
+      packages: runtime.packages
+    }
+  };
+}
+
 // scripts/calculators/boot.js
 var LIMITS = { stall: 15e3, request: 5e3, snapshotStall: 5e3, ...globalThis.kwLimits };
 var LINE_KEY = "kw-line";
@@ -258,9 +286,6 @@ function rememberLine({ fast, rate, from }) {
 function failure(reason, message) {
   return Object.assign(new Error(message), { reason });
 }
-function siteBase() {
-  return new URL(`${document.getElementById("kw-runtime")?.dataset.root || "."}/`, location.href);
-}
 function stopBoot() {
   worker?.terminate();
   abortBoot?.();
@@ -271,12 +296,10 @@ function stopBoot() {
 var spare = null;
 function spawnWorker() {
   if (!spare) {
-    const fromHead = (
-      /** @type {Worker | undefined} */
-      globalThis.kwWorker
-    );
+    const fromHead = globalThis.kwWorker;
     globalThis.kwWorker = void 0;
-    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", siteBase()), { type: "module" });
+    const root = runtimeFiles()?.root ?? new URL(".", location.href);
+    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", root), { type: "module" });
     const failed = spare;
     if (!fromHead) {
       failed.addEventListener("error", (event) => {
@@ -303,9 +326,12 @@ function showProgress() {
   showShare(total ? Math.min(99, Math.floor(100 * loaded / total)) : null);
 }
 async function compileWasm(href, total, signal, onProgress) {
-  const response = await fetch(href, { signal });
+  const early = globalThis.kwWasm;
+  globalThis.kwWasm = void 0;
+  if (early) signal.addEventListener("abort", early.abort);
+  const { response, compiled } = early ? await early.started : { response: await fetch(href, { signal }) };
   if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
-  const streaming = (response.headers.get("Content-Type") || "").startsWith("application/wasm");
+  const streaming = !compiled && (response.headers.get("Content-Type") || "").startsWith("application/wasm");
   const source = streaming ? response.clone() : response;
   const chunks = [];
   const counted = (async () => {
@@ -314,20 +340,21 @@ async function compileWasm(href, total, signal, onProgress) {
     for (; ; ) {
       const { done, value } = await reader.read();
       if (done) return chunks;
-      if (!streaming) chunks.push(value);
+      if (!streaming && !compiled) chunks.push(value);
       loaded += value.byteLength;
       onProgress(loaded, Math.max(total, loaded));
     }
   })();
-  if (!streaming) return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
-  counted.catch(() => {
-  });
-  return WebAssembly.compileStreaming(response);
+  if (compiled || streaming) {
+    counted.catch(() => {
+    });
+    return compiled ?? WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
 }
 function startWorker({ onReply: onReply2, onCrash }) {
   if (booted) return booted;
   for (const widget of widgets) if (!everReady || widget.dataset.state !== "error") setState(widget, "loading");
-  const root = siteBase();
   const downloads = new AbortController();
   abortBoot = () => downloads.abort();
   resetProgress();
@@ -390,22 +417,14 @@ function startWorker({ onReply: onReply2, onCrash }) {
       if (!ready) fail(error);
       else if (worker === current2) onCrash(error);
     };
-    const runtime = (
-      /** @type {RuntimeConfig} */
-      JSON.parse(document.getElementById("kw-runtime")?.textContent || "{}")
-    );
-    const url = (path) => new URL(path, root).href;
+    const runtime = runtimeFiles();
+    if (!runtime) {
+      fail(failure("script", "no runtime configuration (#kw-runtime) on this page"));
+      return;
+    }
     const bootMessage = {
       type: "boot",
-      pyodide: url(runtime.pyodide),
-      loader: url(runtime.loader),
-      asm: url(runtime.asm),
-      lock: url(runtime.lock),
-      snapshot: url(runtime.snapshot),
-      stdlib: url(runtime.stdlib),
-      stdlib_later: url(runtime.stdlib_later),
-      wheels: (runtime.wheels || []).map(url),
-      packages: runtime.packages,
+      ...runtime.files,
       frugal: frugal(),
       line: rememberedLine(),
       snapshotStallMs: LIMITS.snapshotStall
@@ -413,7 +432,7 @@ function startWorker({ onReply: onReply2, onCrash }) {
     worker.postMessage(bootMessage);
     const target = worker;
     let tailTold = false;
-    compileWasm(url(runtime.wasm), runtime.wasm_bytes || 0, downloads.signal, (loaded, total) => {
+    compileWasm(runtime.wasm, runtime.wasmBytes, downloads.signal, (loaded, total) => {
       progress.page = [loaded, total];
       showProgress();
       moved();
