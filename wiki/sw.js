@@ -32,6 +32,12 @@ const CACHE = PREFIX + BUILD.cache;
 // madeCacheName): this site's too, not a build's, so a new build leaves it (the worker replaces its entry).
 const MADE = PREFIX + "made";
 const INSTALL_FETCHES = 6; // the shell's files fetched at once at install
+// Held (shared) by every page of the origin that boots, until its first answer (calculator-worker.js
+// BOOT_LOCK). What this worker downloads and copies into its cache (the shell, the runtime: 3.5 MB of .wasm
+// written to disk, the standard library decompressed) waits while one does: the next page, opened 3 s after
+// the first one's result, booted ~0.1 s later while the first page's "keep" copied the runtime.
+const BOOT_LOCK = "kw-boot";
+const BOOT_POLL_MS = 100;
 const absolute = (path) => new URL(path, SCOPE).href;
 const SHELL = BUILD.shell.map(absolute);
 const SHELL_SET = new Set(SHELL);
@@ -77,6 +83,21 @@ function addRoutes(event) {
   return event.addRoutes([cached(path + "pyodide/*"), ...assets, ...pages]);
 }
 
+/** Resolves once no page of this origin is booting (BOOT_LOCK held or asked for by none). */
+async function noBootUnderWay() {
+  for (;;) {
+    let booting = false;
+    try {
+      const { held = [], pending = [] } = await navigator.locks.query();
+      booting = [...held, ...pending].some((lock) => lock.name === BOOT_LOCK);
+    } catch {
+      return; // no Web Locks here: nothing to wait for (the pages' own "quiet" still holds the install back)
+    }
+    if (!booting) return;
+    await new Promise((resolve) => setTimeout(resolve, BOOT_POLL_MS));
+  }
+}
+
 /**
  * Fetch and cache each of `hrefs` not held yet, INSTALL_FETCHES at a time, each as it arrives; fails,
  * once every fetch has ended, if one did not come whole (what came stays for the next try).
@@ -87,6 +108,7 @@ async function cacheAll(cache, hrefs) {
   const failed = [];
   const next = async () => {
     for (let href = missing.shift(); href; href = missing.shift()) {
+      await noBootUnderWay();
       try {
         // `no-cache`: the new build's files, not what the HTTP cache may still hold of the old one.
         const response = await fetch(href, { cache: "no-cache" });
@@ -177,7 +199,8 @@ async function keptOnFetch(event, key) {
   if (response.status === 200 && response.type === "basic") {
     // A download cut off (the reader left; the HTTP cache keeps its bytes for a Range request) or a full
     // disk: not kept now. The client has its response either way, and "keep" copies the file later.
-    event.waitUntil(kept(key, response.clone()).then((body) => cache.put(key, body)).catch(() => {}));
+    const copy = response.clone();
+    event.waitUntil(noBootUnderWay().then(() => kept(key, copy)).then((body) => cache.put(key, body)).catch(() => {}));
   }
   return response;
 }
@@ -211,6 +234,7 @@ async function keepRuntime() {
   const held = new Set();
   const failed = [];
   for (const href of Object.values(RUNTIME).flat()) {
+    await noBootUnderWay();
     if (await cache.match(href)) {
       held.add(href);
       continue;

@@ -136,6 +136,26 @@ def test_the_install_and_the_keeping_wait_for_a_pause_in_typing(reader, site_dir
         offline_mark(page, "runtime")  # once the typing stops
 
 
+def test_the_service_worker_downloads_and_copies_nothing_while_a_page_of_the_origin_boots(
+        reader, site_dir: Path, tmp_path: Path) -> None:
+    """A page that boots holds the boot lock (calculator-worker.js BOOT_LOCK) until its first answer; the
+    service worker's install (the shell over the line) and its keeping of the runtime (3.5 MB of .wasm
+    written to disk) wait while any page of the origin holds it, and go on once none does."""
+    with Host(served_copy(site_dir, tmp_path / "site")) as host:
+        booting = reader.new_page()  # another tab of the origin, its boot not over
+        booting.goto(host.url + ARTICLE["fr"])
+        booting.evaluate("""() => new Promise((held) => navigator.locks.request("kw-boot", { mode: "shared" },
+            () => { held(); return new Promise((release) => { window.releaseBoot = release; }); }))""")
+        page = reader.new_page()
+        live_result(page, host.url + ARTICLE["da"], "da")
+        page.wait_for_timeout(5000)  # the typing pause (2 s) and more: the install and the keeping would be over
+        assert page.locator("html").get_attribute("data-kw-offline") is None
+        host.counter.reset()
+        booting.evaluate("window.releaseBoot()")
+        offline_mark(page, "runtime", host)
+        assert len([p for p in host.counter.asked if p.endswith("/")]) > 2, host.counter.asked  # the shell's pages
+
+
 def test_search_is_downloaded_by_a_first_search_not_by_the_install_and_then_works_offline(
         reader, site_dir: Path, tmp_path: Path) -> None:
     """Waits for the install's mark (`data-kw-offline="pages"`), then 0.5 s for any request the install still makes."""

@@ -34,8 +34,9 @@ const PROGRESS_MS = 250;
 // The page may pass a shorter one (its test hook, calculators.js LIMITS).
 const SNAPSHOT_STALL_MS = 5000;
 // Pages of this origin that are booting hold this lock (shared) until their first answer; the snapshot's
-// keeping waits while any does, and pauses when one starts ("booting" on CHANNEL): it never competes with
-// a page that boots, in this tab or another. Any site of the origin shares the reader's line, so one name.
+// keeping waits while any does, and pauses when one starts ("booting" on CHANNEL), as does the service
+// worker's copying into its cache (sw.js): neither competes with a page that boots, in this tab or another.
+// Any site of the origin shares the reader's line, so one name.
 const BOOT_LOCK = "kw-boot";
 // Held while a worker downloads a file to keep it (keepFile). Another page's "held" answer for that file
 // would join the unfinished download in the HTTP cache and wait for its bytes over the reader's line.
