@@ -36,6 +36,7 @@ from pathlib import Path
 
 from widgets import strings
 from widgets.locale import locale_of
+from wiki import served_scripts
 from wiki.runtime import Runtime
 
 SOURCE = Path(__file__).resolve().parent / "sw.js"
@@ -114,6 +115,6 @@ def write_service_worker(site_dir: Path, runtime: Runtime | None, languages: Ite
     (site_dir / MESSAGES).write_text(json.dumps(messages(languages), ensure_ascii=False), encoding="utf-8")
     data = build_data(site_dir, runtime, languages)
     target = site_dir / SCRIPT
-    target.write_text(f"const BUILD = {json.dumps(data, separators=(',', ':'))};\n" + SOURCE.read_text(
-        encoding="utf-8"), encoding="utf-8")
+    source = served_scripts.without_comments(SOURCE.read_text(encoding="utf-8"))
+    target.write_text(f"const BUILD = {json.dumps(data, separators=(',', ':'))};\n" + source, encoding="utf-8")
     return target

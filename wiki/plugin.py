@@ -36,6 +36,7 @@ from wiki import (
     offline,
     page_bundle,
     runtime,
+    served_scripts,
     site_files,
     theme_words,
     toc,
@@ -270,6 +271,7 @@ class KentinoPlugin(BasePlugin[KentinoConfig]):
             runtime.install(self.prepared, root)
         csp.write_headers(root, self.hashes)
         katex.install(root)  # the calculator pages' formulas (before the service worker, which lists the files)
+        served_scripts.strip_site(root)  # before the service worker too: it keeps what is served
         if config.extra.get("kw_offline"):
             offline.write_service_worker(root, self.prepared, self.langs.all)
         site_files.make_readable(root)
