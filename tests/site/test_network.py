@@ -18,7 +18,16 @@ from harness.host import Fault, Host
 from harness.link import Link
 from harness.site import runtime_config
 from tests.support.browser import LINE_KEY, remembered_line
-from tests.support.live import ARTICLE, calculator_worker, form_values, open_live, set_value, wait_for_output, widget
+from tests.support.live import (
+    ARTICLE,
+    CHANGES,
+    calculator_worker,
+    form_values,
+    open_live,
+    set_value,
+    wait_for_output,
+    widget,
+)
 from widgets import view
 
 pytestmark = pytest.mark.browser
@@ -363,11 +372,15 @@ def test_a_plain_boot_makes_a_snapshot_and_the_next_page_boots_from_it_without_d
             page.wait_for_selector(READY_OR_ERROR, timeout=60000)
             assert (html_data(page, "kw-boot"), html_data(page, "kw-boot-reason")) == ("snapshot", "made")
             assert not [p for p in host.counter.asked if p.startswith("/pyodide/")], host.counter.asked
-            for name, (field, typed) in {"vram_fit": ("gpus", "12"), "replicas": ("target_tokens_per_s", "5.000,5")
-                                         }.items():
-                set_value(page, name, field, typed)
+            # Every calculator answers from the interpreter the first page made as the build's Python does.
+            for name, (field, values) in CHANGES.items():
+                set_value(page, name, field, values["da"])
                 expected = view(name, form_values(page, name), "da")
                 wait_for_output(page, name, "explanation", expected["explanation"])
+                root = widget(page, name)
+                shown = {key: root.locator(f'[data-output="{key}"]').text_content() for key in expected["outputs"]}
+                assert shown == expected["outputs"], name
+                assert root.locator('[data-output="verdict"]').text_content() == expected["verdict_text"], name
             # A shared link's page: its head prepares the boot (early.js, Prepare) from the same snapshot.
             page.goto(host.url + ARTICLE["fr"] + "#kw-vram-fit-1/gpus=12")
             page.wait_for_function("document.querySelector('[data-calculator=\"vram_fit\"] [name=\"gpus\"]')"
