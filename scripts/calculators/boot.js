@@ -4,7 +4,7 @@
 
 import { setAll, setState, showShare } from "./rendering.js";
 import { widgets } from "./page-widgets.js";
-import { runtimeFiles } from "../../overrides/assets/javascripts/runtime-files.js";
+import { compiling, runtimeFiles } from "../../overrides/assets/javascripts/runtime-files.js";
 
 /**
  * How long the page waits, in ms. A test may define `globalThis.kwLimits` before this script runs (an
@@ -93,8 +93,8 @@ export function spawnWorker() {
   if (!spare) {
     const fromHead = globalThis.kwWorker;
     globalThis.kwWorker = undefined; // adopted once
-    const root = runtimeFiles()?.root ?? new URL(".", location.href);
-    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", root), { type: "module" });
+    spare = fromHead ?? new Worker(
+      new URL("assets/javascripts/calculator-worker.js", runtimeFiles()?.root ?? location.href), { type: "module" });
     // A script that cannot load fails the worker before anyone asked it anything: remember that (the
     // head's worker does it itself: it may fail before this script runs).
     const failed = spare;
@@ -137,34 +137,30 @@ function showProgress() {
 }
 
 // The .wasm, compiled while it downloads (its bytes counted for the progress): the download early.js
-// started on a shared link's page, once, taken over with its compilation, or one of its own. compileStreaming
-// insists on the application/wasm type; a host that sends another one (an old mime.types, a bare object
-// store) still gets the bytes compiled, once they are all there.
+// started on a shared link's page, once, taken over with its compilation, or one of its own. A host that
+// does not send the application/wasm type (an old mime.types, a bare object store) still gets the bytes
+// compiled, once they are all there (compiling()).
 async function compileWasm(href, total, signal, onProgress) {
   const early = globalThis.kwWasm;
   globalThis.kwWasm = undefined; // taken over once: a restarted worker's boot downloads it again
   if (early) signal.addEventListener("abort", early.abort);
-  const { response, compiled } = early ? await early.started : { response: await fetch(href, { signal }) };
+  const { response, compiled } = early ? await early.started : compiling(await fetch(href, { signal }));
   if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
-  const streaming = !compiled && (response.headers.get("Content-Type") || "").startsWith("application/wasm");
-  const source = streaming ? response.clone() : response;
   const chunks = [];
   const counted = (async () => {
-    const reader = source.body.getReader();
+    const reader = response.body.getReader();
     let loaded = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return chunks;
-      if (!streaming && !compiled) chunks.push(value);
+      if (!compiled) chunks.push(value);
       loaded += value.byteLength;
       onProgress(loaded, Math.max(total, loaded));
     }
   })();
-  if (compiled || streaming) {
-    counted.catch(() => {}); // the copy's reader fails with the download, which the compilation reports
-    return compiled ?? WebAssembly.compileStreaming(response);
-  }
-  return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
+  if (!compiled) return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
+  counted.catch(() => {}); // the copy's reader fails with the download, which the compilation reports
+  return compiled;
 }
 
 /**

@@ -204,9 +204,11 @@ async function chooseBoot(config) {
 // Nothing crosses the line for it, and nothing is done on a page without a made snapshot.
 /** @type {{lock: string, made: Promise<Response|null>, modules: Promise<object|null>} | null} */
 let prepared = null;
+let bootAsked = false;
 
 /** @param {RuntimeFiles} files */
 function prepare(files) {
+  if (bootAsked) return; // a Prepare after the Boot (early.js ran late): nothing left to prepare
   const made = madeSnapshot(files);
   const modules = made.then((found) => (found ? importModules(files, false).modules : null));
   modules.catch(() => {}); // awaited by the boot, which says what failed
@@ -793,6 +795,7 @@ onmessage = async (/** @type {MessageEvent<PageMessage>} */ { data }) => {
     return;
   }
   if (data.type === "boot") {
+    bootAsked = true;
     announceBoot();
     try {
       const { py, via, reason, kept, snapshotError } = await boot(data);

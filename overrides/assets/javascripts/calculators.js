@@ -242,6 +242,14 @@ function runtimeFiles() {
     }
   };
 }
+function compiling(response) {
+  if (!response.ok || !(response.headers.get("Content-Type") || "").startsWith("application/wasm")) return { response };
+  const copy = response.clone();
+  const compiled = WebAssembly.compileStreaming(response);
+  compiled.catch(() => {
+  });
+  return { response: copy, compiled };
+}
 
 // scripts/calculators/boot.js
 var LIMITS = { stall: 15e3, request: 5e3, snapshotStall: 5e3, ...globalThis.kwLimits };
@@ -298,8 +306,10 @@ function spawnWorker() {
   if (!spare) {
     const fromHead = globalThis.kwWorker;
     globalThis.kwWorker = void 0;
-    const root = runtimeFiles()?.root ?? new URL(".", location.href);
-    spare = fromHead ?? new Worker(new URL("assets/javascripts/calculator-worker.js", root), { type: "module" });
+    spare = fromHead ?? new Worker(
+      new URL("assets/javascripts/calculator-worker.js", runtimeFiles()?.root ?? location.href),
+      { type: "module" }
+    );
     const failed = spare;
     if (!fromHead) {
       failed.addEventListener("error", (event) => {
@@ -329,28 +339,24 @@ async function compileWasm(href, total, signal, onProgress) {
   const early = globalThis.kwWasm;
   globalThis.kwWasm = void 0;
   if (early) signal.addEventListener("abort", early.abort);
-  const { response, compiled } = early ? await early.started : { response: await fetch(href, { signal }) };
+  const { response, compiled } = early ? await early.started : compiling(await fetch(href, { signal }));
   if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
-  const streaming = !compiled && (response.headers.get("Content-Type") || "").startsWith("application/wasm");
-  const source = streaming ? response.clone() : response;
   const chunks = [];
   const counted = (async () => {
-    const reader = source.body.getReader();
+    const reader = response.body.getReader();
     let loaded = 0;
     for (; ; ) {
       const { done, value } = await reader.read();
       if (done) return chunks;
-      if (!streaming && !compiled) chunks.push(value);
+      if (!compiled) chunks.push(value);
       loaded += value.byteLength;
       onProgress(loaded, Math.max(total, loaded));
     }
   })();
-  if (compiled || streaming) {
-    counted.catch(() => {
-    });
-    return compiled ?? WebAssembly.compileStreaming(response);
-  }
-  return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
+  if (!compiled) return WebAssembly.compile(await new Blob(await counted).arrayBuffer());
+  counted.catch(() => {
+  });
+  return compiled;
 }
 function startWorker({ onReply: onReply2, onCrash }) {
   if (booted) return booted;

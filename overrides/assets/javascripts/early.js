@@ -11,7 +11,7 @@
 // the page's widgets are written into this script's `data-widgets` by the build (overrides/main.html), as
 // the body is not parsed yet.
 import { readLink } from "./links.js";
-import { runtimeFiles } from "./runtime-files.js";
+import { compiling, runtimeFiles } from "./runtime-files.js";
 
 const script = /** @type {HTMLScriptElement | null} */ (document.querySelector("script[data-widgets]"));
 const ids = new Set((script?.dataset.widgets || "").split(" ").filter(Boolean));
@@ -23,23 +23,13 @@ if (runtime && readLink(location.hash).some(({ id }) => ids.has(id))) {
 }
 
 /**
- * The .wasm's download and, when the host gives it its type (compileStreaming insists on application/wasm),
- * its compilation as it arrives. `response` is for the page script to read (a copy when it compiles here:
- * its bytes are the boot's progress); `abort` ends the download.
+ * The .wasm's download, compiled as it arrives where the host allows (compiling()); `abort` ends the download.
  * @param {string} href
  * @returns {EarlyWasm}
  */
 function startWasm(href) {
   const controller = new AbortController();
-  const started = fetch(href, { signal: controller.signal }).then((response) => {
-    if (!response.ok || !(response.headers.get("Content-Type") || "").startsWith("application/wasm")) {
-      return { response }; // the page script reports the status, or compiles the bytes once they are in
-    }
-    const copy = response.clone();
-    const compiled = WebAssembly.compileStreaming(response);
-    compiled.catch(() => {}); // the page script awaits it and reports its failure
-    return { response: copy, compiled };
-  });
+  const started = fetch(href, { signal: controller.signal }).then(compiling);
   started.catch(() => {}); // the page script awaits it and reports its failure
   return { started, abort: () => controller.abort() };
 }

@@ -1,7 +1,8 @@
 // The self-hosted runtime's files as absolute URLs. The build writes their paths, relative to the site root,
 // into the page's <script id="kw-runtime"> in <head> (wiki/runtime.py, overrides/main.html), and the root,
 // relative to the page, into its data-root. Read by early.js (a shared link starts the boot's first steps)
-// and by the page script (scripts/calculators/boot.js): both ask for the same URLs.
+// and by the page script (scripts/calculators/boot.js): both ask for the same URLs, and compile the .wasm
+// the same way (compiling()).
 
 /**
  * The site root and the runtime's files, or null on a page without calculators.
@@ -19,4 +20,19 @@ export function runtimeFiles() {
       snapshot: url(runtime.snapshot), stdlib: url(runtime.stdlib), stdlib_later: url(runtime.stdlib_later),
       wheels: (runtime.wheels || []).map(url), packages: runtime.packages },
   };
+}
+
+/**
+ * The .wasm's `response` with its compilation started as it arrives, when the host gives it its type
+ * (compileStreaming insists on application/wasm): `response` is then a copy, whose bytes the page counts for
+ * the boot's progress. Without `compiled`, the caller compiles the bytes once they are all there.
+ * @param {Response} response
+ * @returns {{response: Response, compiled?: Promise<WebAssembly.Module>}}
+ */
+export function compiling(response) {
+  if (!response.ok || !(response.headers.get("Content-Type") || "").startsWith("application/wasm")) return { response };
+  const copy = response.clone();
+  const compiled = WebAssembly.compileStreaming(response);
+  compiled.catch(() => {}); // the page script awaits it and reports its failure
+  return { response: copy, compiled };
 }
