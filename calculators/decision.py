@@ -15,12 +15,13 @@ model across boxes) for the reader's load: ``concurrency`` requests of ``context
    the biggest box) -> ``multi_node_ib``, with the projected efficiency on ``fabric`` with
    ``nics_per_node``.
 Training: memory as published recipes run it (``seq_len``, ``recompute``: gradient checkpointing by
-default); the job's GPUs in the reader's box, else the smallest bigger box (2, 4, 8), else whole
-boxes. Pretraining is also sized by time: ``tokens_t`` trillion tokens within ``max_days`` at the
-training_time model's MFU. Step 1 ``training_fits_one_node``; 2 never (INT4 cannot carry
-gradients); 3 never; 4 ``needs_multi_node`` -> ``multi_node_ib``; 5 ``pretrain_frontier``: a
-pretraining run that needs at least 32 GPUs (the article: 32-128+ GPUs and an SXM fabric) ->
-``frontier``.
+default); a fine-tune the reader's box does not hold is tried with its checkpoints offloaded to CPU
+memory (Unsloth's recipe) before more GPUs (note ``offload_checkpoints``); the job's GPUs in the
+reader's box, else the smallest bigger box (2, 4, 8), else whole boxes. Pretraining is also sized
+by time: ``tokens_t`` trillion tokens within ``max_days`` at the training_time model's MFU. Step 1
+``training_fits_one_node``; 2 never (INT4 cannot carry gradients); 3 never; 4 ``needs_multi_node``
+-> ``multi_node_ib``; 5 ``pretrain_frontier``: a pretraining run that needs at least 32 GPUs (the
+article: 32-128+ GPUs and an SXM fabric) -> ``frontier``.
 ``min_nodes`` and ``gpus_per_node`` are the answer's boxes; ``step`` the last step asked.
 """
 
@@ -30,7 +31,7 @@ from typing import Any
 
 from . import assumptions as A
 from . import planner, scaling, training_memory, training_time, vram_fit
-from .catalog.gpus import GPU_BY_ID
+from .catalog.gpus import GPU_BY_ID, Gpu
 from .catalog.models import Model, resolve_model
 from .common import (
     CONCURRENCY,
@@ -65,6 +66,7 @@ NOTES = (
     "custom_inputs_ignored",
     "moe_all_experts_resident",
     "int4_not_for_training",
+    "offload_checkpoints",
     "add_replicas",
     "restructure",
     "multi_node_ops_tax",
@@ -76,6 +78,7 @@ TRACE_VALUE_FIELDS = (
     Output("precision", "key"),
     Output("kv_precision", "key"),
     Output("method", "key"),
+    Output("recompute", "key"),
     Output("verdict", "key"),
     Output("deployment", "key"),
     Output("gpus_per_node", "count", "gpus"),
@@ -254,13 +257,29 @@ def _inference(model: Model, inp: dict[str, Any], ask: Any, notes: list[dict[str
     return "multi_node_ib", nodes, gpus_per_node
 
 
+def _fine_tune_memory(model: Model, method: str, gpu: Gpu, inp: dict[str, Any], workload: str,
+                      notes: list[dict[str, Any]]) -> dict[str, Any]:
+    """The job's memory at the reader's recipe; a fine-tune that does not fit the reader's box is tried with its
+    checkpoints offloaded to CPU memory (Unsloth's recipe, about 1 % slower) before more GPUs, and taken so
+    when that needs fewer (note ``offload_checkpoints``)."""
+    m = training_memory.fits_training(model, method, gpu, inp["gpus"], inp["seq_len"], inp["recompute"])
+    if m["fits"] or workload == "pretrain" or inp["recompute"] == "offload":
+        return m
+    off = training_memory.fits_training(model, method, gpu, inp["gpus"], inp["seq_len"], "offload")
+    if off["min_gpus"] and (not m["min_gpus"] or off["min_gpus"] < m["min_gpus"]):
+        notes.append(note("offload_checkpoints", gpus=inp["gpus"], gpus_per_node=off["min_gpus"],
+                          seq_len=inp["seq_len"]))
+        return off
+    return m
+
+
 def _training(model: Model, inp: dict[str, Any], ask: Any, notes: list[dict[str, Any]]) -> tuple[str, int, int]:
     """Steps 1-5 for training: memory as the recipes run it, a bigger box before a cluster; a
     pretraining run is sized by its time as well as its memory."""
     workload = inp["workload"]
     method = METHOD_OF[workload]
     gpu = GPU_BY_ID[inp["gpu"]]
-    m = training_memory.fits_training(model, method, gpu, inp["gpus"], inp["seq_len"], inp["recompute"])
+    m = _fine_tune_memory(model, method, gpu, inp, workload, notes)
     # 0: one micro-batch's activations alone exceed a GPU; sharding cannot help (a smaller seq_len can)
     min_gpus = m["min_gpus"] or A.FRONTIER_MIN_GPUS
     days = 0.0
@@ -268,7 +287,7 @@ def _training(model: Model, inp: dict[str, Any], ask: Any, notes: list[dict[str,
         days = _pretrain_days(model, inp, inp["gpus"])
         min_gpus = max(min_gpus, ceil_div(days * inp["gpus"], inp["max_days"]))
     gpus_per_node, nodes = _training_boxes(min_gpus, inp["gpus"])
-    train_values = {"method": method, "total_gb": r(m["total_gb"], 2),
+    train_values = {"method": method, "recompute": m["recompute"], "total_gb": r(m["total_gb"], 2),
                     "usable_gb": r(m["usable_gb_per_gpu"] * inp["gpus"], 2), "fits": nodes == 1,
                     "min_gpus": min_gpus, "min_nodes": nodes, "gpus_per_node": gpus_per_node}
     if workload == "pretrain":

@@ -24,7 +24,7 @@ sequence parallelism); with pure FSDP each GPU holds its own micro-batch.
 fits = total_gb <= usable_gb (90 % of VRAM); min_gpus = ceil(total / (0.9 x memory)).
 For the other calculators and the planner: ``fits_training`` (a run on N GPUs,
 sharded with FSDP / ZeRO-3 beyond one, at the published recipes' defaults:
-gradient checkpointing, 4,096 tokens), ``layout_state_gb`` and
+gradient checkpointing, 2,048 tokens), ``layout_state_gb`` and
 ``layout_activations_gb`` (per GPU of a TP x PP x DP layout).
 """
 
@@ -254,14 +254,17 @@ def layout_activations_gb(model: Model, tp: int, pp: int, virtual: int, seq_len:
 
 
 # What published fine-tuning recipes run (fits_training's defaults): gradient
-# checkpointing on, 4,096-token sequences, micro-batch 1. QLoRA trains with
+# checkpointing on, 2,048-token sequences, micro-batch 1. QLoRA trains with
 # gradient checkpointing (Dettmers et al. 2023, arXiv:2305.14314, sec. 3: "gradient
-# checkpointing" in its 48 GB 65B run); axolotl's Llama 3 recipes set
-# "gradient_checkpointing: true" and "sequence_len: 4096" (axolotl-ai-cloud/axolotl,
-# examples/llama-3/lora-8b.yml and qlora.yml); Unsloth's notebooks
-# use_gradient_checkpointing="unsloth" at max_seq_length 2048; Hugging Face PEFT's
-# QLoRA guide turns on gradient checkpointing (prepare_model_for_kbit_training).
-RECIPE_SEQ_LEN = 4096
+# checkpointing" in its 48 GB 65B run); Unsloth's notebooks set max_seq_length = 2048
+# with use_gradient_checkpointing="unsloth" (the checkpoints offloaded: `decision`
+# tries that before more GPUs); LLaMA-Factory's LoRA and QLoRA examples
+# "cutoff_len: 2048" (hiyouga/LLaMA-Factory, examples/train_qlora/llama3_lora_sft_otfq.yaml);
+# axolotl's Llama 3 recipes "sequence_len: 4096" with "gradient_checkpointing: true"
+# (axolotl-ai-cloud/axolotl, examples/llama-3/qlora.yml); Hugging Face PEFT's QLoRA guide
+# turns on gradient checkpointing (prepare_model_for_kbit_training). 2,048 is what two of
+# the three recipe sets run (4,096 until 2026-12-05).
+RECIPE_SEQ_LEN = 2048
 RECIPE_RECOMPUTE = "full"
 # min_gpus is searched over the counts clusters are built from (1, 2, 4, ... GPUs).
 MAX_SHARDED_GPUS = 65536

@@ -305,6 +305,11 @@ NOTES = {
     ),
     "int4_not_for_training": N_("INT4 weights cannot themselves be trained; QLoRA trains adapters on 4-bit weights "
                                 "and is already counted that way."),
+    "offload_checkpoints": N_(
+        "With its activation checkpoints on the GPUs, this fine-tune at {seq_len} per sequence does not fit "
+        "{gpus}; with them offloaded to CPU memory, as Unsloth's recipe runs it (slower by about 1 %), it fits "
+        "{gpus_per_node}."
+    ),
     "add_replicas": N_("Add replicas behind a load balancer; no fabric needed."),
     "restructure": N_("Below 60 %: split the work another way (TP inside, PP across) or use fewer nodes."),
     "pretrain_compute_bound": N_(

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import CALCULATORS, GPUS, MODELS, run
+from calculators import CALCULATORS, GPUS, MODELS, run, training_memory
 from calculators import assumptions as A
 from calculators import reference as R
 from calculators.catalog.fabrics import FABRIC_BY_ID, INTER_NODE_TABLE
@@ -239,7 +239,7 @@ def test_fits_training_min_gpus(model: str, gpu: str, method: str, seq_len: int,
 
 
 def test_fits_training_recipes() -> None:
-    """Published recipes' defaults (checkpointing, 4k): LoRA 8B on a 32 GB card, QLoRA 70B on one 96 GB card."""
+    """Published recipes' defaults (checkpointing, 2k): LoRA 8B on a 32 GB card, QLoRA 70B on one 96 GB card."""
     assert fits_training("llama-3.1-8b", "lora", "rtx-5090", 1)["fits"]
     assert fits_training("llama-3.1-70b", "qlora", "rtx-pro-6000", 1)["fits"]
     assert fits_training("llama-3.1-70b", "qlora", "rtx-5090", 1)["min_gpus"] == 2
@@ -247,7 +247,7 @@ def test_fits_training_recipes() -> None:
     assert full["min_gpus"] >= math.ceil(16 * MODELS["llama-3.1-70b"]["params_b"] / 72)
     # The memory the widget reports for one GPU is the same run.
     w = values("training_memory", model="llama-3.1-70b", method="qlora", gpu="rtx-pro-6000", gpus=1,
-               recompute="full")
+               recompute="full", seq_len=training_memory.RECIPE_SEQ_LEN)
     assert fits_training("llama-3.1-70b", "qlora", "rtx-pro-6000", 1)["per_gpu_gb"] == pytest.approx(
         w["total_gb"], abs=0.01)
 
@@ -298,3 +298,22 @@ def test_attention_flops_are_the_published_mfu_convention() -> None:
     # scaling's own widget keeps the article's 6 P: its compute is attention-free.
     step = layout_step(llama, GPU_BY_ID["h100-sxm"], Layout(dp=8), 8, 1, FABRIC_BY_ID["ib-400"], 8, 8192, 1, 1, 0.5)
     assert step["compute"] == pytest.approx(6 * llama.active_params_b * 1e9 * 8192 / (0.5 * 989.5e12))
+
+
+def test_decision_offloads_checkpoints_before_adding_gpus() -> None:
+    """A fine-tune the reader's box does not hold is tried with Unsloth's offloaded checkpoints before a
+    bigger box, and only taken (and said) when that needs fewer GPUs."""
+    form = {"model": "llama-3.1-70b", "workload": "qlora", "gpu": "l40s", "gpus": 1}
+    on_gpu = fits_training("llama-3.1-70b", "qlora", "l40s", 1)
+    assert not on_gpu["fits"] and on_gpu["min_gpus"] == 2
+    result = run("decision", form)
+    assert (result["values"]["min_nodes"], result["values"]["gpus_per_node"]) == (1, 1)
+    assert [(n["code"], n["params"]) for n in result["notes"]] == [
+        ("offload_checkpoints", {"gpus": 1, "gpus_per_node": 1, "seq_len": training_memory.RECIPE_SEQ_LEN})]
+    assert result["values"]["trace"][0]["values"]["recompute"] == "offload"
+    typed = run("decision", {**form, "recompute": "offload"})  # the reader's own recipe: nothing to say
+    assert typed["values"]["gpus_per_node"] == 1 and "offload_checkpoints" not in {n["code"] for n in typed["notes"]}
+    # The training state, not the activations, is what a 70B full fine-tune lacks room for: no offload.
+    full = run("decision", {"model": "llama-3.1-70b", "workload": "full_finetune", "gpu": "rtx-pro-6000", "gpus": 8})
+    assert full["values"]["min_nodes"] == 2 and full["values"]["trace"][0]["values"]["recompute"] == "full"
+    assert "offload_checkpoints" not in {n["code"] for n in full["notes"]}

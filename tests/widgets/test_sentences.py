@@ -196,6 +196,7 @@ TRAINING = [{"method": m, "model": "llama-3.1-8b"} for m in ("full", "lora", "ql
     {"tokens_t": 0.01, "gpu": "h100-sxm"}, {"tokens_t": 1.5, "gpu": "h100-sxm"}, {"gpus": 60},
     {"global_batch": 1, "gpus": 64, "parallelism": "dp"},
     {"target_tokens_per_s": 10, "node_tokens_per_s": 1000}, {"spare": True, "target_requests_per_s": 2},
+    {"workload": "qlora", "model": "llama-3.1-70b", "gpu": "l40s", "gpus": 1},  # checkpoints offloaded
 ]
 
 
