@@ -15,7 +15,7 @@ model across boxes) for the reader's load: ``concurrency`` requests of ``context
    the biggest box) -> ``multi_node_ib``, with the projected efficiency on ``fabric`` with
    ``nics_per_node``.
 Training: memory as published recipes run it (``seq_len``, ``recompute``: gradient checkpointing by
-default); a fine-tune the reader's box does not hold is tried with its checkpoints offloaded to CPU
+default); a fine-tune with checkpointing the reader's box does not hold is tried with its checkpoints offloaded to CPU
 memory (Unsloth's recipe) before more GPUs (note ``offload_checkpoints``); the job's GPUs in the
 reader's box, else the smallest bigger box (2, 4, 8), else whole boxes. Pretraining is also sized
 by time: ``tokens_t`` trillion tokens within ``max_days`` at the training_time model's MFU. Step 1
@@ -259,11 +259,11 @@ def _inference(model: Model, inp: dict[str, Any], ask: Any, notes: list[dict[str
 
 def _fine_tune_memory(model: Model, method: str, gpu: Gpu, inp: dict[str, Any], workload: str,
                       notes: list[dict[str, Any]]) -> dict[str, Any]:
-    """The job's memory at the reader's recipe; a fine-tune that does not fit the reader's box is tried with its
-    checkpoints offloaded to CPU memory (Unsloth's recipe, about 1 % slower) before more GPUs, and taken so
-    when that needs fewer (note ``offload_checkpoints``)."""
+    """The job's memory at the reader's recipe; a fine-tune with gradient checkpointing that does not fit the
+    reader's box is tried with its checkpoints offloaded to CPU memory (Unsloth's recipe, about 1 % slower)
+    before more GPUs, and taken so when that needs fewer (note ``offload_checkpoints``)."""
     m = training_memory.fits_training(model, method, gpu, inp["gpus"], inp["seq_len"], inp["recompute"])
-    if m["fits"] or workload == "pretrain" or inp["recompute"] == "offload":
+    if m["fits"] or workload == "pretrain" or inp["recompute"] != "full":  # "none": no checkpoints to move
         return m
     off = training_memory.fits_training(model, method, gpu, inp["gpus"], inp["seq_len"], "offload")
     if off["min_gpus"] and (not m["min_gpus"] or off["min_gpus"] < m["min_gpus"]):

@@ -311,6 +311,9 @@ def test_decision_offloads_checkpoints_before_adding_gpus() -> None:
     assert [(n["code"], n["params"]) for n in result["notes"]] == [
         ("offload_checkpoints", {"gpus": 1, "gpus_per_node": 1, "seq_len": training_memory.RECIPE_SEQ_LEN})]
     assert result["values"]["trace"][0]["values"]["recompute"] == "offload"
+    # No checkpoints kept (recompute "none"): none to move, so nothing is tried and nothing said.
+    kept = run("decision", {**form, "recompute": "none"})
+    assert kept["values"]["gpus_per_node"] > 1 and "offload_checkpoints" not in {n["code"] for n in kept["notes"]}
     typed = run("decision", {**form, "recompute": "offload"})  # the reader's own recipe: nothing to say
     assert typed["values"]["gpus_per_node"] == 1 and "offload_checkpoints" not in {n["code"] for n in typed["notes"]}
     # The training state, not the activations, is what a 70B full fine-tune lacks room for: no offload.
