@@ -264,7 +264,7 @@ def layout_activations_gb(model: Model, tp: int, pp: int, virtual: int, seq_len:
 # (axolotl-ai-cloud/axolotl, examples/llama-3/qlora.yml); Hugging Face PEFT's QLoRA guide
 # turns on gradient checkpointing (prepare_model_for_kbit_training). 2,048 is what two of
 # the three recipe sets run (4,096 until 2026-12-05).
-RECIPE_SEQ_LEN = 2048
+RECIPE_SEQ_LEN = 2048  # source: Unsloth notebooks max_seq_length = 2048; LLaMA-Factory examples cutoff_len: 2048
 RECIPE_RECOMPUTE = "full"
 # min_gpus is searched over the counts clusters are built from (1, 2, 4, ... GPUs).
 MAX_SHARDED_GPUS = 65536

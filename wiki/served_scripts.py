@@ -18,13 +18,18 @@ SOURCES = ROOT / "overrides" / "assets" / "javascripts"  # the theme's custom_di
 FLAGS = ["--charset=utf8", "--legal-comments=none", "--log-level=warning"]
 
 
-def without_comments(source: str) -> str:
-    """`source` (JavaScript, a module or a classic script) as esbuild prints it: the same code, no comments."""
-    result = subprocess.run([str(ESBUILD), "--loader=js", *FLAGS], input=source, capture_output=True, text=True,
+def _esbuild(args: list[str], what: str, source: str | None = None) -> str:
+    """Run the pinned esbuild with the served scripts' flags; its output, or an error naming ``what``."""
+    result = subprocess.run([str(ESBUILD), *args, *FLAGS], input=source, capture_output=True, text=True,
                             encoding="utf-8", cwd=ROOT)
     if result.returncode != 0:
-        raise RuntimeError(f"esbuild could not read a served script:\n{result.stderr}")
+        raise RuntimeError(f"esbuild could not read {what}:\n{result.stderr}")
     return result.stdout
+
+
+def without_comments(source: str) -> str:
+    """`source` (JavaScript, a module or a classic script) as esbuild prints it: the same code, no comments."""
+    return _esbuild(["--loader=js"], "a served script", source)
 
 
 def strip_site(site_dir: Path) -> list[Path]:
@@ -34,8 +39,5 @@ def strip_site(site_dir: Path) -> list[Path]:
     names = sorted(path.name for path in SOURCES.glob("*.js") if path.name != BUNDLE.name)
     targets = [served / name for name in names if (served / name).is_file()]
     if targets:
-        result = subprocess.run([str(ESBUILD), *map(str, targets), f"--outdir={served}", "--allow-overwrite", *FLAGS],
-                                capture_output=True, text=True, cwd=ROOT)
-        if result.returncode != 0:
-            raise RuntimeError(f"esbuild could not read the served scripts:\n{result.stderr}")
+        _esbuild([*map(str, targets), f"--outdir={served}", "--allow-overwrite"], "the served scripts")
     return targets
