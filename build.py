@@ -7,7 +7,7 @@
     python3 build.py check    set up, then check both languages, the catalogs, the numbers and the links (as CI)
     python3 build.py summary  what the working tree changes of the pages' numbers and verdicts (--base REF)
     python3 build.py bench    set up, then measure the site against its speed budgets (--lighthouse: scores too)
-    python3 build.py smoke    drive the live calculators of an already built site/ as GitHub Pages serves it
+    python3 build.py smoke    build site/ (or take DIR), then drive its live calculators as GitHub Pages serves it
     python3 build.py catalogs extract UI strings into i18n/messages.pot and update the da/fr catalogs
     python3 build.py bundle   bundle scripts/calculators/*.js into the served calculators.js
     python3 build.py lock     re-resolve requirements.in into requirements.lock (maintainers)
@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -190,7 +191,36 @@ def cmd_serve(args: argparse.Namespace) -> None:
     # are always watched).
     watched = [arg for path in ("overrides", "scripts", "i18n", "calculators", "widgets", "wiki")
                for arg in ("--watch", path)]
-    mkdocs("serve", "--strict", "--dev-addr", args.addr, *watched)
+    code = run_until_stopped([str(venv_bin("python")), "-m", "mkdocs", "serve", "--strict", "--dev-addr", args.addr,
+                              *watched])
+    if code:
+        sys.exit(code)
+
+
+# How long a stopped child may take to finish before it is killed (mkdocs serve stops its server in well under 1 s).
+STOP_GRACE_S = 10
+
+
+def run_until_stopped(cmd: list[str]) -> int:
+    """Run `cmd` from the repository root until it exits, or until this process is told to stop (Ctrl+C, SIGTERM,
+    SIGHUP): then stop the child too, so that nothing is left holding the port; return the exit status."""
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+    child = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    try:
+        return child.wait()
+    except KeyboardInterrupt:  # Ctrl+C reaches the child from the terminal too; SIGTERM and SIGHUP do not
+        child.terminate()
+        try:
+            child.wait(STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        log("stopped")
+        return 0
 
 
 def run_with_browser(module: str, *args: str, tests: bool = True) -> None:
@@ -228,19 +258,25 @@ def cmd_test(args: argparse.Namespace) -> None:
 
 
 def cmd_smoke(args: argparse.Namespace) -> None:
-    """Serve a built site as GitHub Pages would (its types, no headers, under a sub-path) and use it live."""
-    site = Path(args.site).resolve()
+    """Serve a built site as GitHub Pages would (its types, no headers, under a sub-path) and use it live: the
+    folder given, or site/ built from the working tree first."""
+    if args.site is None:
+        cmd_build(args)
+    site = Path(args.site or SITE).resolve()
     if not (site / "index.html").exists():
-        sys.exit(f"{site} holds no built site: run `python3 build.py build` first.")
+        sys.exit(f"{site} holds no built site: build one (`python3 build.py build`), or leave the folder out.")
     run_with_browser("pytest", "tests/hosts/test_hosts.py", "--site", str(site),
                      "-k", "github-pages or travels or readable")
 
 
-def cmd_check(_: argparse.Namespace) -> None:
-    """Set up, then run every check of wiki/checks (strict build, parity, numbers, claims, catalogs, links)."""
+def cmd_check(args: argparse.Namespace) -> None:
+    """Set up, then run every check of wiki/checks (strict build, parity, numbers, claims, catalogs, links), or
+    the ones named; `--fix-claims` first writes into claims.yml the numbers corrected in every language that the
+    calculator agrees with."""
     setup()
-    run([str(venv_bin("python")), "-m", "wiki.checks"])
-    log("check passed: both languages, the catalogs, the numbers and the links agree")
+    run([str(venv_bin("python")), "-m", "wiki.checks", *(["--fix-claims"] if args.fix_claims else []), *args.only])
+    log(f"check passed: {', '.join(args.only)}" if args.only else
+        "check passed: both languages, the catalogs, the numbers and the links agree")
 
 
 def cmd_summary(args: argparse.Namespace) -> None:
@@ -268,9 +304,29 @@ def cmd_catalogs(_: argparse.Namespace) -> None:
     for lang in declared:
         if not (ROOT / "i18n" / lang / "LC_MESSAGES" / "messages.po").exists():
             run([pybabel, "--quiet", "init", "-i", "i18n/messages.pot", "-d", "i18n", "-D", "messages", "-l", lang])
+    before = {path: path.read_text(encoding="utf-8") for path in (ROOT / "i18n").glob("*/LC_MESSAGES/messages.po")}
     run([pybabel, "--quiet", "update", "-i", "i18n/messages.pot", "-d", "i18n", "-D", "messages",
          "--no-fuzzy-matching", "--ignore-obsolete"])
+    for path, text in before.items():
+        keep_if_only_stamped(path, text)
     log("catalogs updated: translate the new empty msgstr entries in i18n/*/LC_MESSAGES/messages.po")
+
+
+# The header line `pybabel update` rewrites on every run, whether or not a message changed.
+STAMP_PREFIX = '"POT-Creation-Date: '
+
+
+def keep_if_only_stamped(path: Path, before: str) -> None:
+    """Put `before` back into `path` when all that changed is the creation date: an unchanged catalog stays
+    unchanged in git."""
+    after = path.read_text(encoding="utf-8")
+    if after != before and unstamped(after) == unstamped(before):
+        path.write_text(before, encoding="utf-8")
+
+
+def unstamped(catalog: str) -> list[str]:
+    """A catalog's lines without its creation date."""
+    return [line for line in catalog.splitlines() if not line.startswith(STAMP_PREFIX)]
 
 
 def cmd_types(_: argparse.Namespace) -> None:
@@ -304,13 +360,17 @@ def parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
     test = sub.add_parser("test", help="run the whole test suite")
     test.set_defaults(func=cmd_test)
-    sub.add_parser("check", help="check languages, catalogs, numbers, claims, links").set_defaults(func=cmd_check)
+    check = sub.add_parser("check", help="check languages, catalogs, numbers, claims, links")
+    check.add_argument("only", nargs="*", metavar="checker", help="run only these checkers (default: all)")
+    check.add_argument("--fix-claims", action="store_true",
+                       help="first update claims.yml where the prose of every language and the calculator agree")
+    check.set_defaults(func=cmd_check)
     summary = sub.add_parser("summary", help="the pages' numbers and verdicts changed against a base commit")
     summary.add_argument("--base", default="origin/main", help="the commit or branch to compare with")
     summary.set_defaults(func=cmd_summary)
     sub.add_parser("bench", help="measure the site against its budgets").set_defaults(func=cmd_bench)
     smoke = sub.add_parser("smoke", help="use the live calculators of a built site as GitHub Pages serves it")
-    smoke.add_argument("site", nargs="?", default=str(SITE))
+    smoke.add_argument("site", nargs="?", help="a built site's folder (default: build site/ first)")
     smoke.set_defaults(func=cmd_smoke)
     sub.add_parser("catalogs", help="extract and update the gettext catalogs").set_defaults(func=cmd_catalogs)
     sub.add_parser("types", help="write the page scripts' protocol types from widgets/protocol.py").set_defaults(

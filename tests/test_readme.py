@@ -225,6 +225,10 @@ def test_the_readme_test_command_is_ci_s() -> None:
     commands = re.findall(r"^(python3 build\.py \w+)", README.read_text(encoding="utf-8"), flags=re.MULTILINE)
     assert commands == ["python3 build.py serve", "python3 build.py test"]
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    # An editor's pull request first (check, then the summary against a base commit), then the test command.
+    steps = re.findall(r"^(?:exec )?python3 build\.py (\w+)(.*)$", run, flags=re.MULTILINE)
+    assert [name for name, _rest in steps] == ["check", "summary", "test"]
+    assert steps[1][1].startswith(" --base ") and steps[2][1] == ""
     assert re.search(r"^exec python3 build\.py test$", run, flags=re.MULTILINE)
 
 

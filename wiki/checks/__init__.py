@@ -36,7 +36,7 @@ def source_checkers() -> dict[str, Callable[[Project], list[Finding]]]:
     """The checkers that read the sources only, by name, in the order they run."""
     from wiki.checks import (
         catalogs,
-        claims,
+        claims_fix,
         corrections,
         glossary,
         methods,
@@ -48,7 +48,7 @@ def source_checkers() -> dict[str, Callable[[Project], list[Finding]]]:
 
     return {"catalogs": catalogs.check, "parity": parity.check, "numbers": numbers_lint.check,
             "glossary": glossary.check, "typography": typography.check, "references": references.check,
-            "methods": methods.check, "claims": claims.check, "corrections": corrections.check}
+            "methods": methods.check, "claims": claims_fix.check, "corrections": corrections.check}
 
 
 def site_checkers() -> dict[str, Callable[[Project, Path], list[Finding]]]:
@@ -69,12 +69,24 @@ def unique(findings: Iterable[Finding]) -> list[Finding]:
     return kept
 
 
+def compile_catalogs(project: Project) -> tuple[str, ...]:
+    """Compile each language's catalog into `widgets/locales/`, as the build does in `on_config` (a fresh clone
+    has none yet); return the languages that have no catalog to compile."""
+    from wiki import catalogs as i18n
+
+    present = tuple(lang for lang in project.languages if i18n.po_path(lang).exists())
+    i18n.compile_all(present)
+    return tuple(lang for lang in project.languages if lang not in present)
+
+
 def run_all(project: Project | None = None, only: Iterable[str] = ()) -> list[Finding]:
     """Every check (or the ones named in `only`) on `project` (default: this repository)."""
-    from wiki.checks import strict_build
+    from wiki.checks import catalogs, strict_build
 
     project = project or Project()
     wanted = set(only)
+    if compile_catalogs(project):  # the checkers render widgets in every language: not without its catalog
+        return catalogs.check(project)  # it names the language whose catalog is missing
     findings: list[Finding] = []
     for name, checker in source_checkers().items():
         if not wanted or name in wanted:

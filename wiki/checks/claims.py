@@ -44,6 +44,7 @@ prose, on the prose line, with the ledger line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -62,6 +63,10 @@ COMPARES = ("equal", "between", "below", "at_most", "above", "at_least")
 CALCULATOR_KEYS = {"name", "inputs", "value", "compare", "number", "scale", "offset", "tolerance", "expect"}
 CLAIM_KEYS = {"id", "page", "section", "text", "calculator", "unchecked", "note", "widget"}
 WIDGET_KEYS = {"name", "verdict"}
+
+
+# What to add to the finding of a claim (its ledger line, its entry) whose text is no longer in its section.
+Hint = Callable[[int, dict[str, Any]], str]
 
 
 class ClaimError(ValueError):
@@ -92,16 +97,25 @@ def searchable(text: str) -> str:
     return squeeze(text.replace("*", ""))
 
 
+def joined(section: Section) -> tuple[str, list[tuple[int, int]]]:
+    """A section's prose as one searchable text, and where each of its lines starts in it: (offset, line)."""
+    text, starts = "", []
+    for line, prose in section.lines:
+        starts.append((len(text), line))
+        text += searchable(prose) + " "
+    return text, starts
+
+
+def line_at(starts: list[tuple[int, int]], offset: int) -> int:
+    """The line of the joined text's `offset` (`joined`)."""
+    return max((start, line) for start, line in starts if start <= offset)[1]
+
+
 def locate(section: Section, wanted: str) -> int | None:
     """The line of `section` where `wanted` starts, or None when the section does not contain it."""
-    joined, starts = "", []
-    for line, text in section.lines:
-        starts.append((len(joined), line))
-        joined += searchable(text) + " "
-    found = joined.find(searchable(wanted))
-    if found < 0:
-        return None
-    return max((start, line) for start, line in starts if start <= found)[1]
+    text, starts = joined(section)
+    found = text.find(searchable(wanted))
+    return None if found < 0 else line_at(starts, found)
 
 
 def rounding(number: Number) -> float:
@@ -199,8 +213,9 @@ def _validate(claim: Any, seen: set[str]) -> str:
     return str(claim["id"])
 
 
-def check(project: Project) -> list[Finding]:
-    """Every claim of the ledger: still in its section in every language, and reproduced by its calculator."""
+def check(project: Project, hint: Hint | None = None) -> list[Finding]:
+    """Every claim of the ledger: still in its section in every language, and reproduced by its calculator
+    (`hint`: see `check_claim`)."""
     entries, findings = load(project)
     ledger, seen = project.rel(project.claims_file), set()
     documents: dict[tuple[str, str], Document] = {}
@@ -209,7 +224,7 @@ def check(project: Project) -> list[Finding]:
         here = f"{ledger}:{line}"
         try:
             seen.add(_validate(claim, seen))
-            findings += check_claim(project, claim, here, documents)
+            findings += check_claim(project, claim, here, documents, hint)
             if claim.get("widget"):
                 findings += check_widget(project, claim, here, documents, covered)
         except ClaimError as error:
@@ -266,9 +281,10 @@ def uncovered_widgets(project: Project, documents: dict[tuple[str, str], Documen
     return findings
 
 
-def check_claim(project: Project, claim: dict[str, Any], here: str,
-                documents: dict[tuple[str, str], Document]) -> list[Finding]:
-    """One claim: its texts in the prose, the same numbers in every language, its calculator."""
+def check_claim(project: Project, claim: dict[str, Any], here: str, documents: dict[tuple[str, str], Document],
+                hint: Hint | None = None) -> list[Finding]:
+    """One claim: its texts in the prose, the same numbers in every language, its calculator; `hint` adds to
+    the finding of a text that is no longer in its section (what `--fix-claims` would do)."""
     ledger, line = here.rsplit(":", 1)
     name = f"claim '{claim['id']}'"
     located: dict[str, tuple[Document, int, list[Number]]] = {}
@@ -292,8 +308,8 @@ def check_claim(project: Project, claim: dict[str, Any], here: str,
             return [Finding(NAME, ledger, int(line), (
                 f"{name}: the {language_name(lang)} text “{text}” is no longer in section #{claim['section']} "
                 f"of {project.rel(path)} (line {section.line}): if the prose was corrected, correct the "
-                "ledger's text (and check the number with its calculator), else restore the prose"),
-                other=f"{project.rel(path)}:{section.line}")]
+                "ledger's text (and check the number with its calculator), else restore the prose"
+                + (hint(int(line), claim) if hint else "")), other=f"{project.rel(path)}:{section.line}")]
         located[lang] = (doc, found, find_numbers(str(text), lang, found))
     values = {lang: [n.value for n in numbers] for lang, (_doc, _line, numbers) in located.items()}
     if len({tuple(v) for v in values.values()}) > 1:
@@ -302,14 +318,7 @@ def check_claim(project: Project, claim: dict[str, Any], here: str,
     if "calculator" not in claim:
         return []
     calc = claim["calculator"]
-    result = calculators.run(calc["name"], calc.get("inputs") or {})
-    if not result.get("ok"):
-        problems = "; ".join(f"{e['field']}: {e['code']}" for e in result.get("errors", []))
-        raise ClaimError(f"{calc['name']} refuses the inputs ({problems}): see calculators/README.md")
-    try:
-        value = result_value(result, str(calc["value"]))
-    except (KeyError, IndexError, ValueError, TypeError):
-        raise ClaimError(f"{calc['name']} has no output '{calc['value']}': see calculators/README.md") from None
+    value = computed(calc)
     doc, found, numbers = located[project.default_language]
     agrees, expected = verdict(calc, numbers, value)
     if agrees:
@@ -319,6 +328,18 @@ def check_claim(project: Project, claim: dict[str, Any], here: str,
         f"{name}: the prose says “{text}” (the ledger reads {expected}) but {calc['name']} gives "
         f"{calc['value']} = {value!r} ({here}): correct the prose in every language and the ledger's text, "
         "or the calculator inputs if they do not describe the claim"), other=here)]
+
+
+def computed(calc: dict[str, Any]) -> Any:
+    """The value a claim's calculator call gives (`calculators.run`, then the `value` path into its result)."""
+    result = calculators.run(calc["name"], calc.get("inputs") or {})
+    if not result.get("ok"):
+        problems = "; ".join(f"{e['field']}: {e['code']}" for e in result.get("errors", []))
+        raise ClaimError(f"{calc['name']} refuses the inputs ({problems}): see calculators/README.md")
+    try:
+        return result_value(result, str(calc["value"]))
+    except (KeyError, IndexError, ValueError, TypeError):
+        raise ClaimError(f"{calc['name']} has no output '{calc['value']}': see calculators/README.md") from None
 
 
 def _plain(value: Decimal) -> str:

@@ -203,7 +203,8 @@ def value_of(token: str, lang: str) -> Decimal:
     return Decimal(str(parsed)).normalize()
 
 
-def _numbers(text: str, lang: str, line: int) -> Iterator[tuple[re.Match[str], Number]]:
+def number_matches(text: str, lang: str, line: int = 0) -> Iterator[tuple[re.Match[str], Number]]:
+    """Every number of a piece of prose in `lang`, with the match that found it (its place in `text`)."""
     for match in number_pattern(lang).finditer(text):
         token = match.group(0)
         after, before = text[match.end():match.end() + 2], text[:match.start()]
@@ -216,13 +217,13 @@ def _numbers(text: str, lang: str, line: int) -> Iterator[tuple[re.Match[str], N
 
 def find_numbers(text: str, lang: str, line: int = 0) -> list[Number]:
     """Every number of a piece of prose in `lang`, with its value (see the module's rules)."""
-    return [number for _match, number in _numbers(text, lang, line)]
+    return [number for _match, number in number_matches(text, lang, line)]
 
 
 def localize(text: str, lang: str) -> str:
     """`text` with its English-style numbers written as `lang` writes them (`1.5` → `1,5`, `2,000` → `2.000`)."""
     parts, last = [], 0
-    for match, number in _numbers(text, lang, 0):
+    for match, number in number_matches(text, lang):
         if number.english:
             parts += [text[last:match.start()], local_form(number.value, lang)]
             last = match.end()

@@ -10,8 +10,6 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from widgets.messages import DOMAIN, LOCALE_DIR
-from wiki import catalogs
 from wiki.checks.finding import Finding
 from wiki.checks.links import edit_prefix, edit_target
 from wiki.checks.parity import language_name
@@ -30,8 +28,6 @@ def built_page(site: Path, slug: str, lang: str, default: str) -> Path:
 
 def check(project: Project, site: Path) -> list[Finding]:
     """Untranslated pages without the notice, and edit buttons that open a file that does not exist."""
-    if not all((LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").exists() for lang in project.languages):
-        catalogs.compile_all(project.languages)  # normally done by the build's on_config
     findings = []
     prefix = edit_prefix(project)
     for page in sorted(site.rglob("*.html")):
