@@ -23,6 +23,9 @@ import pytest
 
 from tests.conftest import ROOT
 
+# One worker runs them one after the other: each builds a site, and two at once on CI's two cores slow every
+# browser test beside them.
+pytestmark = pytest.mark.xdist_group("fresh-copies")
 SHARED = (".venv", "node_modules", "build")
 MADE = ("widgets/locales", "site")  # what the build makes in the tree: a fresh copy has none of it
 

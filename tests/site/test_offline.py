@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
@@ -59,10 +60,16 @@ def live_result(page, url: str, lang: str) -> None:
     assert widget(page, "vram_fit").locator('[data-output="verdict"]').text_content() == expected["verdict_text"]
 
 
-def cached_head(page, url: str, size: int) -> bytes:
-    """The first `size` bytes of what the service worker's caches hold for `url`."""
-    script = "async ([url, size]) => [...new Uint8Array(await (await caches.match(url)).arrayBuffer(), 0, size)]"
-    return bytes(page.evaluate(script, [url, size]))
+def cached_head(page, url: str, size: int, timeout_s: float = 30) -> bytes:
+    """The first `size` bytes of what the service worker's caches hold for `url`, once they hold it (the worker
+    keeps a runtime file after the boot that fetched it: on a loaded machine, a while after)."""
+    script = ("async ([url, size]) => { const hit = await caches.match(url);"
+              " return hit ? [...new Uint8Array(await hit.arrayBuffer(), 0, size)] : null; }")
+    deadline = time.monotonic() + timeout_s
+    while (head := page.evaluate(script, [url, size])) is None:
+        assert time.monotonic() < deadline, f"the service worker's caches do not hold {url} after {timeout_s:g} s"
+        page.wait_for_timeout(200)
+    return bytes(head)
 
 
 def cache_name(scope_path: str, site: Path) -> str:
