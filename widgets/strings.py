@@ -525,6 +525,10 @@ METHODS = {
                          "and their figures are the ones checked against published runs."),
     "serving_budget": N_("The {rows} rows measured against {band}, together: {share} within {inner}, {outside} "
                          "outside {band} (the budget: at least {required} within, none outside)."),
+    # The budget line of one role's rows: "Prediction: The 24 rows ..." (the role, then serving_budget).
+    "role_budget": N_("{role}: {budget}"),
+    # "Ours" of a published run the calculator will not take as entered (a prediction row it refuses).
+    "refused": N_("not accepted by the calculator"),
     "col_measured": N_("What was measured"),
     "col_published": N_("Published"),
     "col_ours": N_("Ours"),

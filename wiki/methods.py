@@ -354,7 +354,9 @@ def row(ref: R.Reference, lang: str) -> dict[str, Any]:
     """One row of the table: the reference evaluated now, every text in `lang`."""
     result = R.evaluate(ref)
     ours = result["ours"]
-    if isinstance(ours, tuple):
+    if result.get("refused"):
+        ours_text = locale_of(lang).text(strings.METHODS["refused"])
+    elif isinstance(ours, tuple):
         ours_text = quantity_range(ours[0], ours[1], ref.unit, lang)
     else:
         ours_text = quantity(ours, ref.unit, lang)
@@ -388,17 +390,25 @@ def _budget_bands() -> tuple[tuple[float, float], tuple[float, float], float] | 
 
 
 def budget_line(name: str, lang: str) -> str:
-    """The budget over `name`'s `band` rows, as the reference suite checks it (`reference.budget`)."""
+    """The budget over `name`'s `band` rows, as the reference suite checks it (`reference.budget`): the prediction
+    rows' and, beside them, the calibration rows' (whose share shows a fit)."""
     loc = locale_of(lang)
     bands = _budget_bands()
-    if bands is None or not (hasattr(R, "budget") or hasattr(R, "serving_budget")):
+    if bands is None or not hasattr(R, "budget"):
         return ""
-    found = R.budget(name) if hasattr(R, "budget") else R.serving_budget()
     band, inner, required = bands
-    return loc.text(strings.METHODS["serving_budget"], rows=loc.numbers.decimal(found["rows"], 0),
-                    share=loc.numbers.percent(found["inner_share"], 0), inner=_band(*inner, lang),
-                    outside=loc.numbers.decimal(found["outside"], 0), band=_band(*band, lang),
-                    required=loc.numbers.percent(required, 0))
+    lines = []
+    for role in ("prediction", "calibration"):
+        found = R.budget(name, role)
+        if not found["rows"]:
+            continue
+        line = loc.text(strings.METHODS["serving_budget"], rows=loc.numbers.decimal(found["rows"], 0),
+                        share=loc.numbers.percent(found["inner_share"], 0), inner=_band(*inner, lang),
+                        outside=loc.numbers.decimal(found["outside"], 0), band=_band(*band, lang),
+                        required=loc.numbers.percent(required, 0))
+        lines.append(loc.text(strings.METHODS["role_budget"], role=loc.text(strings.METHODS["role_" + role]),
+                              budget=line))
+    return " ".join(lines)
 
 
 def group(name: str, lang: str, here: Where) -> Group:
